@@ -1,0 +1,41 @@
+# The two commands a newcomer needs: `make serve` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install test lint typecheck sweep bench serve clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Run the whole suite: lint, type check, tests (the corpus sweep runs a seeded sample).
+test: $(STAMP)
+	$(BIN)/ruff check reasoner client tests
+	$(BIN)/mypy reasoner client
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check reasoner client tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy reasoner client
+
+## The whole corpus sweep (every file of ../shared/corpus), on demand.
+sweep: $(STAMP)
+	GDL_CORPUS_FULL=1 $(BIN)/pytest -q -m corpus -s
+
+## Benchmark the bundled games that the issue sets targets for.
+bench: $(STAMP)
+	$(BIN)/gdl-reasoner bench games/tictactoe.kif games/connectfour.kif
+
+serve: $(STAMP)
+	$(BIN)/gdl-reasoner serve --games games
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

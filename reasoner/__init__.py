@@ -1,0 +1,51 @@
+"""A GDL reasoner: game rules in GDL, translated to ASP, answered by clingo.
+
+>>> from reasoner import Game
+>>> game = Game.from_gdl('''
+...     (role you) (init (count 0)) (succ 0 1) (succ 1 2)
+...     (legal you inc)
+...     (<= (next (count ?y)) (true (count ?x)) (succ ?x ?y))
+...     (<= terminal (true (count 2)))
+...     (<= (goal you 100) (true (count 2)))
+...     (<= (goal you 0) (not (true (count 2))))''')
+>>> game.roles
+('you',)
+>>> state = game.next_state(game.initial_state, {"you": "inc"})
+>>> state
+State({(count 1)})
+>>> game.is_terminal(state), game.goals(game.next_state(state, {"you": "inc"}))
+(False, {'you': 100})
+"""
+
+from reasoner.engine.game import Game, JointMove, LoadStatistics
+from reasoner.engine.values import Move, State
+from reasoner.errors import (
+    GdlError,
+    GdlSyntaxError,
+    GdlValidationError,
+    GoalError,
+    IllegalMoveError,
+    InvalidStateError,
+    ReasonerError,
+    ResourceLimitError,
+    UnknownGameError,
+    UnsupportedGdlError,
+)
+
+__all__ = [
+    "Game",
+    "GdlError",
+    "GdlSyntaxError",
+    "GdlValidationError",
+    "GoalError",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "JointMove",
+    "LoadStatistics",
+    "Move",
+    "ReasonerError",
+    "ResourceLimitError",
+    "State",
+    "UnknownGameError",
+    "UnsupportedGdlError",
+]

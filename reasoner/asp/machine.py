@@ -1,0 +1,234 @@
+"""The clingo-backed state machine, in integer ids.
+
+The game is grounded once, over the relaxed superset: ``true(F)`` and ``does(R,M)`` are
+``#external`` atoms, one per superset fluent and move. A query assigns the externals that
+changed since the previous query and solves; the program is stratified, so the solve is pure
+propagation (no choices, no conflicts). The successor layer (see
+:mod:`reasoner.asp.translate`) makes one solve return the successor state together with its
+legal moves, terminal status and goals, so a random playout costs one solve per step.
+
+Everything here speaks integer ids: fluent ``i`` is bit ``i`` of a state, moves are indices
+into one table over all roles. :mod:`reasoner.engine` puts GDL text on the edges.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import clingo
+
+from reasoner.asp.encoding import constant_text
+from reasoner.asp.superset import Superset, new_control
+from reasoner.asp.symbols import symbol_to_gdl
+from reasoner.asp.translate import Translation
+from reasoner.errors import GdlValidationError
+
+__all__ = ["Machine", "StateInfo"]
+
+_GOAL_SPAN = 101  # goal values 0..100
+_CACHE_SIZE = 65536
+
+
+@dataclass(frozen=True, slots=True)
+class StateInfo:
+    """What a state answers: legal move ids and goal values per role, and terminal."""
+
+    legal: tuple[tuple[int, ...], ...]
+    terminal: bool
+    goals: tuple[tuple[int, ...], ...]
+
+
+class Machine:
+    """One grounded game; thread-safe (queries are serialised on a lock)."""
+
+    def __init__(
+        self,
+        translation: Translation,
+        superset: Superset,
+        roles: Sequence[str],
+        check_unique_model: bool = False,
+    ) -> None:
+        start = time.perf_counter()
+        self.roles = tuple(roles)
+        role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
+        self.fluent_symbols = superset.fluents
+        moves = [(role_index[str(r)], m) for r, m in superset.moves if str(r) in role_index]
+        role_symbols = {role_index[str(r)]: r for r, _ in superset.moves if str(r) in role_index}
+        self.move_role = tuple(r for r, _ in moves)
+        self.move_symbols = tuple(m for _, m in moves)
+        self.fluent_texts = tuple(symbol_to_gdl(f) for f in self.fluent_symbols)
+        self.move_texts = tuple(symbol_to_gdl(m) for m in self.move_symbols)
+
+        n_fluents, n_moves, n_roles = len(self.fluent_symbols), len(moves), len(self.roles)
+        self._legal1 = n_fluents
+        self._terminal1 = self._legal1 + n_moves
+        self._goal1 = self._terminal1 + 1
+        self._legal2 = self._goal1 + n_roles * _GOAL_SPAN
+        self._terminal2 = self._legal2 + n_moves
+        self._goal2 = self._terminal2 + 1
+
+        names = translation.next_layer_names
+        domain = [f"_f({i},{sym})." for i, sym in enumerate(self.fluent_symbols)]
+        domain += [
+            f"_m({i},{constant_text(self.roles[r])},{m})." for i, (r, m) in enumerate(moves)
+        ]
+        domain += [f"_r({i},{constant_text(name)})." for i, name in enumerate(self.roles)]
+        control = [
+            "% Interface: state and joint move are externals over the relaxed superset.",
+            "#external true(F) : _f(_,F).",
+            "#external does(R,M) : _m(_,R,M).",
+            "#show.",
+            "#show I : next(F), _f(I,F).",
+            f"#show {self._legal1}+I : legal(R,M), _m(I,R,M).",
+            f"#show {self._terminal1} : terminal.",
+            f"#show {self._goal1}+I*{_GOAL_SPAN}+V : goal(R,V), _r(I,R), V>=0, V<=100.",
+            f"#show {self._legal2}+I : {names['legal']}(R,M), _m(I,R,M).",
+            f"#show {self._terminal2} : {names['terminal']}.",
+            f"#show {self._goal2}+I*{_GOAL_SPAN}+V : {names['goal']}(R,V), _r(I,R), "
+            "V>=0, V<=100.",
+        ]
+        program = "\n".join(
+            [translation.game_program, translation.next_layer_program, *domain, *control]
+        )
+        ctl = new_control(["--models=2"] if check_unique_model else [])
+        ctl.add("base", [], program)
+        ctl.ground([("base", [])])
+        self._ctl = ctl
+        self._check_unique = check_unique_model
+        atoms = ctl.symbolic_atoms
+        self._fluent_literals = [
+            atoms[clingo.Function("true", [f])].literal for f in self.fluent_symbols
+        ]
+        self._move_literals = [
+            atoms[clingo.Function("does", [role_symbols[r], m])].literal
+            for r, m in moves
+        ]
+        self.fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
+        self.init_bits = 0
+        for atom in atoms.by_signature("init", 1):
+            index = self.fluent_index.get(atom.symbol.arguments[0])
+            if index is not None:
+                self.init_bits |= 1 << index
+        for atom in atoms.by_signature("goal", 2):
+            value = atom.symbol.arguments[1]
+            if value.type != clingo.SymbolType.Number or not 0 <= value.number <= 100:
+                raise GdlValidationError(
+                    f"goal value {symbol_to_gdl(value)} of role "
+                    f"{symbol_to_gdl(atom.symbol.arguments[0])} is not an integer in 0..100"
+                )
+        self.ground_atom_count = len(atoms)
+        self.ground_seconds = time.perf_counter() - start
+        self._lock = threading.Lock()
+        self._bits = 0
+        self._joint: tuple[int, ...] = ()
+        self._shown: list[clingo.Symbol] = []
+        self._models = 0
+        self._cache: dict[int, StateInfo] = {}
+        self.solve_count = 0
+
+    # -- queries -------------------------------------------------------------------------
+
+    def info(self, bits: int) -> StateInfo:
+        """Legal moves, terminal and goals of a state."""
+        cached = self._cache.get(bits)
+        if cached is not None:
+            return cached
+        with self._lock:
+            self._solve(bits, ())
+            info, _, _ = self._decode(want_next=False)
+        self._remember(bits, info)
+        return info
+
+    def step(self, bits: int, joint: tuple[int, ...]) -> tuple[StateInfo, int, StateInfo]:
+        """The state's own info, its successor under ``joint``, and the successor's info.
+
+        ``joint`` holds one move id per role, in role order; legality is the caller's check
+        against the returned info (one solve answers both).
+        """
+        with self._lock:
+            self._solve(bits, joint)
+            info, next_bits, next_info = self._decode(want_next=True)
+        self._remember(bits, info)
+        self._remember(next_bits, next_info)
+        return info, next_bits, next_info
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _remember(self, bits: int, info: StateInfo) -> None:
+        cache = self._cache
+        if len(cache) >= _CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[bits] = info
+
+    def _on_model(self, model: clingo.Model) -> None:
+        self._models += 1
+        if self._models == 1:
+            self._shown = model.symbols(shown=True)
+
+    def _solve(self, bits: int, joint: tuple[int, ...]) -> None:
+        assign = self._ctl.assign_external
+        diff = bits ^ self._bits
+        literals = self._fluent_literals
+        while diff:
+            low = diff & -diff
+            assign(literals[low.bit_length() - 1], bool(bits & low))
+            diff ^= low
+        self._bits = bits
+        if joint != self._joint:
+            move_literals = self._move_literals
+            for move in self._joint:
+                assign(move_literals[move], False)
+            for move in joint:
+                assign(move_literals[move], True)
+            self._joint = joint
+        self._models = 0
+        self._ctl.solve(on_model=self._on_model)
+        self.solve_count += 1
+        if self._models != 1:
+            raise GdlValidationError(
+                f"the game's rules have {self._models if self._models < 2 else 'several'} "
+                "answer sets in a state: negation through recursion is not stratified here"
+            )
+
+    def _decode(self, want_next: bool) -> tuple[StateInfo, int, StateInfo]:
+        n_roles = len(self.roles)
+        move_role = self.move_role
+        legal1: list[list[int]] = [[] for _ in range(n_roles)]
+        legal2: list[list[int]] = [[] for _ in range(n_roles)]
+        goals1: list[list[int]] = [[] for _ in range(n_roles)]
+        goals2: list[list[int]] = [[] for _ in range(n_roles)]
+        terminal1 = terminal2 = False
+        next_bits = 0
+        l1, t1, g1 = self._legal1, self._terminal1, self._goal1
+        l2, t2, g2 = self._legal2, self._terminal2, self._goal2
+        for symbol in self._shown:
+            n = symbol.number
+            if n < l1:
+                next_bits |= 1 << n
+            elif n < t1:
+                legal1[move_role[n - l1]].append(n - l1)
+            elif n == t1:
+                terminal1 = True
+            elif n < l2:
+                role, value = divmod(n - g1, _GOAL_SPAN)
+                goals1[role].append(value)
+            elif not want_next:
+                continue
+            elif n < t2:
+                legal2[move_role[n - l2]].append(n - l2)
+            elif n == t2:
+                terminal2 = True
+            else:
+                role, value = divmod(n - g2, _GOAL_SPAN)
+                goals2[role].append(value)
+        info = StateInfo(
+            tuple(tuple(sorted(x)) for x in legal1), terminal1, tuple(tuple(x) for x in goals1)
+        )
+        next_info = StateInfo(
+            tuple(tuple(sorted(x)) for x in legal2), terminal2, tuple(tuple(x) for x in goals2)
+        )
+        return info, next_bits, next_info
+

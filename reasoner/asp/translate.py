@@ -1,0 +1,156 @@
+"""Translate a validated GDL game into ASP program text.
+
+Three programs come out of one game:
+
+* the *game program*: every GDL rule as an ASP rule, ``or`` expanded into one rule per
+  disjunct, ``distinct`` as ``!=`` and ``(not (distinct a b))`` as ``=``;
+* the *relaxed program* (SPEC section 3): negative literals dropped, ``true`` fed from
+  ``init`` and ``next``, ``does`` from ``legal``; its grounding is the superset of every
+  fluent, move and auxiliary atom that could ever hold;
+* the *successor layer*: ``legal``, ``terminal``, ``goal`` and the auxiliary relations they
+  read from the state, copied with ``true`` replaced by ``next``, so one solve yields a
+  successor state together with its legal moves, terminal status and goals.
+
+Every rule is preceded by a comment with its GDL source position.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from reasoner.asp.encoding import predicate_name, term_text
+from reasoner.gdl.normal_form import flat_rules
+from reasoner.gdl.syntax import Atom, Distinct, GameDescription, Literal, Not, Or, Rule
+
+__all__ = ["Translation", "translate"]
+
+Signature = tuple[str, int]
+_NEXT_LAYER = "_n_"
+
+
+def _atom_text(atom: Atom, rename: dict[Signature, str] | None = None) -> str:
+    name = predicate_name(atom.name)
+    if rename is not None:
+        name = rename.get(atom.signature, name)
+    if not atom.args:
+        return name
+    return f"{name}({','.join(term_text(arg) for arg in atom.args)})"
+
+
+def _literal_text(literal: Literal, rename: dict[Signature, str] | None = None) -> str:
+    if isinstance(literal, Atom):
+        return _atom_text(literal, rename)
+    if isinstance(literal, Distinct):
+        return f"{term_text(literal.left)}!={term_text(literal.right)}"
+    if isinstance(literal, Not):
+        inner = literal.literal
+        if isinstance(inner, Distinct):
+            return f"{term_text(inner.left)}={term_text(inner.right)}"
+        if isinstance(inner, Atom):
+            return "not " + _atom_text(inner, rename)
+    raise TypeError(f"not a flat literal: {literal}")  # flat_rules guarantees this
+
+
+def _rule_text(rule: Rule, rename: dict[Signature, str] | None = None,
+               drop_negative: bool = False) -> str:
+    body = [lit for lit in rule.body
+            if not (drop_negative and isinstance(lit, Not) and isinstance(lit.literal, Atom))]
+    head = _atom_text(rule.head, rename)
+    if not body:
+        return head + "."
+    return head + " :- " + ", ".join(_literal_text(lit, rename) for lit in body) + "."
+
+
+def _comment(rule: Rule) -> str:
+    # One line; GDL tokens never contain line breaks, so the comment cannot end early.
+    text = str(rule)
+    if len(text) > 160:
+        text = text[:157] + "..."
+    return f"% {rule.pos}: {text}"
+
+
+def _body_signatures(literal: Literal) -> list[Signature]:
+    if isinstance(literal, Atom):
+        return [literal.signature]
+    if isinstance(literal, Not):
+        return _body_signatures(literal.literal)
+    if isinstance(literal, Or):
+        return [sig for d in literal.disjuncts for sig in _body_signatures(d)]
+    return []
+
+
+@dataclass(frozen=True)
+class Translation:
+    """The ASP programs of one game (see the module docstring)."""
+
+    game_program: str
+    relaxed_program: str
+    next_layer_program: str
+    flat_rule_count: int
+    # The predicate that holds legal, terminal and goal of the successor state.
+    next_layer_names: dict[str, str]
+
+
+def translate(game: GameDescription) -> Translation:
+    """Translate a validated game."""
+    flats = [(rule, flat) for rule in game.rules for flat in flat_rules(rule)]
+
+    graph: dict[Signature, set[Signature]] = defaultdict(set)
+    for rule in game.rules:
+        for literal in rule.body:
+            graph[rule.head.signature].update(_body_signatures(literal))
+
+    # Relations whose truth depends on the current state: they need a successor-layer copy.
+    state_dependent: set[Signature] = {("true", 1)}
+    changed = True
+    while changed:
+        changed = False
+        for head, body in graph.items():
+            if head not in state_dependent and body & state_dependent:
+                state_dependent.add(head)
+                changed = True
+    needed: set[Signature] = set()
+    todo = [("legal", 2), ("terminal", 0), ("goal", 2)]
+    while todo:
+        sig = todo.pop()
+        if sig in needed:
+            continue
+        needed.add(sig)
+        todo.extend(graph.get(sig, ()))
+    copied = (needed & state_dependent) - {("true", 1)}
+    rename = {sig: _NEXT_LAYER + predicate_name(sig[0]) for sig in copied}
+    rename[("true", 1)] = "next"
+
+    # goal and terminal rules do not feed the reachability fixpoint unless something else
+    # reads them; dropping them keeps the relaxed grounding small.
+    read_elsewhere = {sig for head, body in graph.items()
+                      if head[0] not in ("goal", "terminal") for sig in body}
+    relaxed_skip = {sig for sig in (("goal", 2), ("terminal", 0)) if sig not in read_elsewhere}
+
+    game_lines = ["% Game rules, translated from GDL (one ASP rule per disjunct of a body)."]
+    relaxed_lines = [
+        "% Relaxed reachability: negation dropped, every legal move possible.",
+        "true(F) :- init(F).",
+        "true(F) :- next(F).",
+        "does(R,M) :- legal(R,M).",
+    ]
+    layer_lines = ["% Successor layer: legal, terminal and goal read from next(F)."]
+    for rule, flat in flats:
+        comment = _comment(rule)
+        text = _rule_text(flat)
+        game_lines += [comment, text]
+        if flat.head.signature not in relaxed_skip:
+            relaxed_lines += [comment, _rule_text(flat, drop_negative=True)]
+        if flat.head.signature in copied:
+            layer_lines += [comment, _rule_text(flat, rename)]
+    return Translation(
+        game_program="\n".join(game_lines) + "\n",
+        relaxed_program="\n".join(relaxed_lines) + "\n",
+        next_layer_program="\n".join(layer_lines) + "\n",
+        flat_rule_count=len(flats),
+        next_layer_names={
+            name: rename.get((name, arity), name)
+            for name, arity in (("legal", 2), ("terminal", 0), ("goal", 2))
+        },
+    )

@@ -1,0 +1,207 @@
+"""Parse GDL (KIF syntax) text into a :class:`~reasoner.gdl.syntax.GameDescription`.
+
+Accepts GDL as real files write it: any case (names are lower-cased unless
+``case_sensitive=True``), CRLF, bare CR and LF line ends, tabs, ``;`` comments, spaces inside
+parentheses, function terms nested to any depth, and zero-arity atoms with or without
+parentheses (``terminal`` and ``(terminal)`` are the same atom).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reasoner.errors import GdlSyntaxError
+from reasoner.gdl.syntax import (
+    Atom,
+    Constant,
+    Distinct,
+    Function,
+    GameDescription,
+    Literal,
+    Not,
+    Or,
+    Position,
+    Rule,
+    Term,
+    Variable,
+)
+
+__all__ = ["parse_game", "parse_term"]
+
+_CONNECTIVES = frozenset({"<=", "not", "distinct", "or"})
+_WHITESPACE = " \t\n\r\f\v"
+_DELIMITERS = "();" + _WHITESPACE
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    text: str
+    pos: Position
+
+
+@dataclass(frozen=True, slots=True)
+class _List:
+    items: tuple[_Token | _List, ...]
+    pos: Position
+
+
+_SExpr = _Token | _List
+
+
+def _read_sexprs(text: str) -> list[_SExpr]:
+    """Split the text into top-level S-expressions, tracking 1-based line and column."""
+    stack: list[tuple[Position, list[_SExpr]]] = []
+    top: list[_SExpr] = []
+    line, column = 1, 1
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n" or ch == "\r":
+            # CRLF counts once; bare CR and LF each end a line.
+            i += 2 if ch == "\r" and i + 1 < n and text[i + 1] == "\n" else 1
+            line, column = line + 1, 1
+            continue
+        if ch in _WHITESPACE:
+            i += 1
+            column += 1
+            continue
+        if ch == ";":
+            while i < n and text[i] not in "\r\n":
+                i += 1
+            continue
+        pos = Position(line, column)
+        if ch == "(":
+            stack.append((pos, []))
+            i += 1
+            column += 1
+            continue
+        if ch == ")":
+            if not stack:
+                raise GdlSyntaxError("unexpected ')' with no matching '('", line, column)
+            start, items = stack.pop()
+            node = _List(tuple(items), start)
+            (stack[-1][1] if stack else top).append(node)
+            i += 1
+            column += 1
+            continue
+        j = i
+        while j < n and text[j] not in _DELIMITERS:
+            j += 1
+        token = _Token(text[i:j], pos)
+        (stack[-1][1] if stack else top).append(token)
+        column += j - i
+        i = j
+    if stack:
+        start = stack[-1][0]
+        raise GdlSyntaxError("'(' is never closed", start.line, start.column)
+    return top
+
+
+class _Converter:
+    def __init__(self, case_sensitive: bool) -> None:
+        self._case_sensitive = case_sensitive
+
+    def name(self, token: _Token) -> str:
+        return token.text if self._case_sensitive else token.text.lower()
+
+    def _error(self, message: str, pos: Position) -> GdlSyntaxError:
+        return GdlSyntaxError(message, pos.line, pos.column)
+
+    def _head_token(self, node: _List, what: str) -> _Token:
+        if not node.items:
+            raise self._error(f"empty parentheses where {what} was expected", node.pos)
+        first = node.items[0]
+        if isinstance(first, _List):
+            raise self._error(f"{what} must start with a name, not '('", first.pos)
+        if first.text.startswith("?"):
+            raise self._error(f"{what} cannot start with the variable {first.text}", first.pos)
+        return first
+
+    def term(self, node: _SExpr) -> Term:
+        if isinstance(node, _Token):
+            text = self.name(node)
+            if text.startswith("?"):
+                if len(text) == 1:
+                    raise self._error("a lone '?' is not a variable name", node.pos)
+                return Variable(text[1:], node.pos)
+            if text in _CONNECTIVES:
+                raise self._error(f"'{text}' cannot be used as a term", node.pos)
+            return Constant(text, node.pos)
+        head = self._head_token(node, "a function term")
+        name = self.name(head)
+        if name in _CONNECTIVES:
+            raise self._error(f"'{name}' cannot be used as a function symbol", head.pos)
+        if len(node.items) == 1:
+            # (f) is the constant f, as zero-arity atoms are the same with or without parens.
+            return Constant(name, node.pos)
+        return Function(name, tuple(self.term(item) for item in node.items[1:]), node.pos)
+
+    def atom(self, node: _SExpr, what: str = "an atom") -> Atom:
+        if isinstance(node, _Token):
+            text = self.name(node)
+            if text.startswith("?"):
+                raise self._error(f"the variable {node.text} cannot stand as {what}", node.pos)
+            if text in _CONNECTIVES:
+                raise self._error(f"'{text}' cannot stand alone as {what}", node.pos)
+            return Atom(text, (), node.pos)
+        head = self._head_token(node, what)
+        name = self.name(head)
+        if name in _CONNECTIVES:
+            raise self._error(f"'{name}' cannot stand as {what} here", head.pos)
+        return Atom(name, tuple(self.term(item) for item in node.items[1:]), node.pos)
+
+    def literal(self, node: _SExpr) -> Literal:
+        if isinstance(node, _List) and node.items and isinstance(node.items[0], _Token):
+            keyword = self.name(node.items[0])
+            args = node.items[1:]
+            if keyword == "not":
+                if len(args) != 1:
+                    raise self._error(f"'not' takes one literal, got {len(args)}", node.pos)
+                return Not(self.literal(args[0]), node.pos)
+            if keyword == "distinct":
+                if len(args) != 2:
+                    raise self._error(f"'distinct' takes two terms, got {len(args)}", node.pos)
+                return Distinct(self.term(args[0]), self.term(args[1]), node.pos)
+            if keyword == "or":
+                if not args:
+                    raise self._error("'or' needs at least one literal", node.pos)
+                return Or(tuple(self.literal(arg) for arg in args), node.pos)
+            if keyword == "<=":
+                raise self._error("a rule '(<= ...)' cannot stand inside a rule body", node.pos)
+        return self.atom(node, "a body literal")
+
+    def rule(self, node: _SExpr) -> Rule:
+        if isinstance(node, _List) and node.items and isinstance(node.items[0], _Token):
+            if self.name(node.items[0]) == "<=":
+                if len(node.items) < 2:
+                    raise self._error("'<=' needs a head", node.pos)
+                head = self.atom(node.items[1], "a rule head")
+                body = tuple(self.literal(item) for item in node.items[2:])
+                return Rule(head, body, node.pos)
+        return Rule(self.atom(node, "a fact"), (), node.pos)
+
+
+def parse_game(text: str, *, case_sensitive: bool = False) -> GameDescription:
+    """Parse a whole game description.
+
+    Args:
+        text: The GDL text.
+        case_sensitive: Keep names as written instead of lower-casing them (GGP-Base's
+            reading; the GDL specification says KIF is case-insensitive).
+
+    Returns:
+        The rules in source order.
+
+    Raises:
+        GdlSyntaxError: with the line and column of the first problem.
+    """
+    converter = _Converter(case_sensitive)
+    return GameDescription(tuple(converter.rule(node) for node in _read_sexprs(text)))
+
+
+def parse_term(text: str, *, case_sensitive: bool = False) -> Term:
+    """Parse a single ground or non-ground term, such as a move ``(mark 1 1)``."""
+    nodes = _read_sexprs(text)
+    if len(nodes) != 1:
+        raise GdlSyntaxError(f"expected exactly one term, found {len(nodes)}", 1, 1)
+    return _Converter(case_sensitive).term(nodes[0])

@@ -1,0 +1,206 @@
+"""The immutable syntax tree of a GDL game description.
+
+Names are stored as written (lower-cased unless the parser runs case-sensitively). Source
+positions ride along for error messages but take no part in equality or hashing, so a tree
+parsed from a printed game compares equal to the original.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+__all__ = [
+    "GDL_KEYWORDS",
+    "Atom",
+    "Constant",
+    "Distinct",
+    "Function",
+    "GameDescription",
+    "Literal",
+    "Not",
+    "Or",
+    "Position",
+    "Rule",
+    "Term",
+    "Variable",
+]
+
+# Relation names with a fixed meaning in GDL (``distinct``, ``not``, ``or`` are connectives).
+GDL_KEYWORDS = frozenset(
+    {"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A 1-based line and column in the source text."""
+
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+NOWHERE = Position(0, 0)
+
+
+def _pos() -> Position:
+    return field(default=NOWHERE, compare=False, repr=False)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """An object constant such as ``b``, ``1`` or ``noop``."""
+
+    name: str
+    pos: Position = _pos()
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """A variable; ``name`` excludes the leading ``?``."""
+
+    name: str
+    pos: Position = _pos()
+
+    def __str__(self) -> str:
+        return "?" + self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A compound term ``(name arg...)`` with at least one argument."""
+
+    name: str
+    args: tuple[Term, ...]
+    pos: Position = _pos()
+
+    def __str__(self) -> str:
+        return "(" + " ".join([self.name, *map(str, self.args)]) + ")"
+
+
+Term = Constant | Variable | Function
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A relational atom ``(name arg...)``; zero-arity atoms have ``args == ()``."""
+
+    name: str
+    args: tuple[Term, ...] = ()
+    pos: Position = _pos()
+
+    @property
+    def arity(self) -> int:
+        return len(self.args)
+
+    @property
+    def signature(self) -> tuple[str, int]:
+        return (self.name, len(self.args))
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return "(" + " ".join([self.name, *map(str, self.args)]) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """Negation as failure of a literal."""
+
+    literal: Literal
+    pos: Position = _pos()
+
+    def __str__(self) -> str:
+        return f"(not {self.literal})"
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct:
+    """``(distinct a b)``: the two terms are syntactically different."""
+
+    left: Term
+    right: Term
+    pos: Position = _pos()
+
+    def __str__(self) -> str:
+        return f"(distinct {self.left} {self.right})"
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    """A disjunction of literals inside a rule body."""
+
+    disjuncts: tuple[Literal, ...]
+    pos: Position = _pos()
+
+    def __str__(self) -> str:
+        return "(or " + " ".join(map(str, self.disjuncts)) + ")"
+
+
+Literal = Atom | Not | Distinct | Or
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """``(<= head body...)``; a fact is a rule with an empty body."""
+
+    head: Atom
+    body: tuple[Literal, ...] = ()
+    pos: Position = _pos()
+
+    @property
+    def is_fact(self) -> bool:
+        return not self.body
+
+    def __str__(self) -> str:
+        if not self.body:
+            return str(self.head)
+        return "(<= " + " ".join([str(self.head), *map(str, self.body)]) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class GameDescription:
+    """A whole game: its rules in source order."""
+
+    rules: tuple[Rule, ...]
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+def term_variables(term: Term) -> Iterator[Variable]:
+    """Yield the variables of a term, left to right, with repetitions."""
+    if isinstance(term, Variable):
+        yield term
+    elif isinstance(term, Function):
+        for arg in term.args:
+            yield from term_variables(arg)
+
+
+def literal_variables(literal: Literal) -> Iterator[Variable]:
+    """Yield the variables of a literal, left to right, with repetitions."""
+    if isinstance(literal, Atom):
+        for arg in literal.args:
+            yield from term_variables(arg)
+    elif isinstance(literal, Not):
+        yield from literal_variables(literal.literal)
+    elif isinstance(literal, Distinct):
+        yield from term_variables(literal.left)
+        yield from term_variables(literal.right)
+    else:
+        for disjunct in literal.disjuncts:
+            yield from literal_variables(disjunct)
+
+
+def is_ground(term: Term) -> bool:
+    """True if the term contains no variable."""
+    return next(term_variables(term), None) is None
