@@ -1,0 +1,173 @@
+"""The ``gdl-reasoner`` command line.
+
+Every command prints one clear line on bad input and exits non-zero; no tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from reasoner.errors import GdlError, ReasonerError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise SystemExit(f"gdl-reasoner: cannot read {path}: {error.strerror}") from None
+
+
+def _game_error(path: str, error: ReasonerError) -> int:
+    kind = type(error).__name__
+    print(f"gdl-reasoner: {path}: {kind}: {error}", file=sys.stderr)
+    return EXIT_FAILURE
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from reasoner.engine.game import Game
+
+    status = EXIT_OK
+    for path in args.games:
+        try:
+            game = Game.from_gdl(_read(path), case_sensitive=args.case_sensitive,
+                                 strict=not args.lenient)
+        except ReasonerError as error:
+            status = _game_error(path, error)
+            continue
+        s = game.statistics
+        print(f"{path}: ok: roles {' '.join(game.roles)}; {s.fluents} fluents, {s.moves} moves, "
+              f"{s.rules} rules, {s.ground_atoms} ground atoms; loaded in {s.total_ms:.1f} ms")
+        for warning in game.warnings:
+            print(f"{path}: warning: {warning}")
+    return status
+
+
+def _cmd_translate(args: argparse.Namespace) -> int:
+    from reasoner.asp.translate import translate
+    from reasoner.gdl.parser import parse_game
+    from reasoner.gdl.validation import validate
+
+    try:
+        description = parse_game(_read(args.game), case_sensitive=args.case_sensitive)
+        validate(description, strict=not args.lenient)
+    except GdlError as error:
+        return _game_error(args.game, error)
+    translation = translate(description)
+    sys.stdout.write(translation.game_program)
+    if args.relaxed:
+        sys.stdout.write(translation.relaxed_program)
+    return EXIT_OK
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from reasoner.bench import bench_game
+
+    status = EXIT_OK
+    for path in args.games:
+        try:
+            result = bench_game(Path(path), runs=args.runs, seconds=args.seconds, seed=args.seed)
+        except ReasonerError as error:
+            status = _game_error(path, error)
+            continue
+        if args.json:
+            print(json.dumps(result.as_dict()), flush=True)
+        else:
+            print(f"{result.game:<20} {result.backend:<8} {result.updates_per_sec:>10,.0f} "
+                  f"updates/s (median of {result.runs}: "
+                  f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load "
+                  f"{result.load_ms:.1f} ms", flush=True)
+    return status
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from reasoner.engine.limits import Limits
+    from reasoner.sweep import format_table, summarise, sweep
+
+    root = Path(args.folder)
+    if not root.is_dir():
+        print(f"gdl-reasoner: {root} is not a folder", file=sys.stderr)
+        return EXIT_USAGE
+    paths = sorted(root.rglob("*.kif"))
+    fates = []
+    for i, fate in enumerate(sweep(paths, limits=Limits(args.timeout, args.memory),
+                                   playouts=args.playouts, max_steps=args.max_steps,
+                                   seed=args.seed, strict=not args.lenient)):
+        fates.append(fate)
+        if args.json:
+            print(json.dumps(fate.as_dict()), flush=True)
+        else:
+            print(f"[{i + 1}/{len(paths)}] {fate.fate:<8} {fate.path}", file=sys.stderr,
+                  flush=True)
+    if not args.json:
+        print(format_table(fates, root))
+    return EXIT_FAILURE if summarise(fates).get("failed") else EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gdl-reasoner",
+        description="A GDL reasoner: GDL translated to ASP, answered by clingo.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def reading_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--case-sensitive", action="store_true",
+                       help="read names case-sensitively (GGP-Base's reading)")
+        p.add_argument("--lenient", action="store_true",
+                       help="accept a name used with two arities as two symbols")
+
+    p = commands.add_parser("check", help="load games and report sizes and warnings")
+    p.add_argument("games", nargs="+", metavar="GAME")
+    reading_options(p)
+    p.set_defaults(run=_cmd_check)
+
+    p = commands.add_parser("translate", help="print the ASP program of a game")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--relaxed", action="store_true",
+                   help="also print the relaxed (reachability) program")
+    reading_options(p)
+    p.set_defaults(run=_cmd_translate)
+
+    p = commands.add_parser("bench", help="random-playout state updates per second")
+    p.add_argument("games", nargs="+", metavar="GAME")
+    p.add_argument("--runs", type=int, default=3, help="runs per game (median reported)")
+    p.add_argument("--seconds", type=float, default=2.0, help="playout time per run")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="one JSON object per game and backend")
+    p.set_defaults(run=_cmd_bench)
+
+    p = commands.add_parser("sweep", help="load and play every .kif file under a folder")
+    p.add_argument("folder", nargs="?", default="../shared/corpus")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per file")
+    p.add_argument("--memory", type=int, default=4096, help="MiB per file")
+    p.add_argument("--playouts", type=int, default=3)
+    p.add_argument("--max-steps", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument("--lenient", action="store_true",
+                   help="accept a name used with two arities as two symbols")
+    p.set_defaults(run=_cmd_sweep)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("gdl-reasoner: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

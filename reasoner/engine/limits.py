@@ -1,0 +1,98 @@
+"""Time and memory bounds for work that may explode (grounding a huge game).
+
+clingo's grounder cannot be interrupted from Python, so bounded work runs in a forked child
+process with an address-space limit; the parent waits for its answer until the time bound and
+kills it afterwards. Errors the child raises on purpose (:class:`ReasonerError`) come back
+as themselves; running out of either bound becomes :class:`ResourceLimitError` naming it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import resource
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from reasoner.errors import ReasonerError, ResourceLimitError
+
+__all__ = ["Limits", "run_bounded"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds for one piece of work: wall-clock seconds and resident memory in MiB."""
+
+    seconds: float = 60.0
+    memory_mb: int = 4096
+
+
+def _child(connection: Connection, memory_mb: int, func: Callable[..., Any],
+           args: tuple[Any, ...]) -> None:
+    try:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        outcome: tuple[str, Any] = ("ok", func(*args))
+    except ReasonerError as error:
+        outcome = ("error", error)
+    except MemoryError:
+        outcome = ("memory", None)
+    except BaseException as error:  # noqa: BLE001 - reported to the parent as a crash
+        outcome = ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+    try:
+        connection.send_bytes(pickle.dumps(outcome))
+    except BaseException:  # noqa: BLE001 - e.g. an unpicklable result
+        connection.send_bytes(pickle.dumps(("crash", "result could not be sent back")))
+    finally:
+        connection.close()
+        os._exit(0)
+
+
+class BoundedCrash(RuntimeError):
+    """The bounded work died of an unexpected exception (a bug, not bad input)."""
+
+
+def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits) -> T:
+    """Run ``func(*args)`` in a child process under ``limits`` and return its result.
+
+    Raises:
+        ResourceLimitError: the time or memory bound was exceeded.
+        ReasonerError: whatever the work raised deliberately.
+        BoundedCrash: any other failure inside the child.
+    """
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(sender, limits.memory_mb, func, args),
+                              daemon=True)
+    process.start()
+    sender.close()
+    try:
+        if not receiver.poll(limits.seconds):
+            raise ResourceLimitError(
+                f"exceeded the time bound of {limits.seconds:g} s", bound="time")
+        try:
+            kind, value = pickle.loads(receiver.recv_bytes())
+        except EOFError:
+            process.join(1.0)
+            raise ResourceLimitError(
+                f"the work died (exit code {process.exitcode}), most likely at the memory "
+                f"bound of {limits.memory_mb} MiB", bound="memory") from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
+    if kind == "ok":
+        return value  # type: ignore[no-any-return]
+    if kind == "error":
+        raise value
+    if kind == "memory":
+        raise ResourceLimitError(f"exceeded the memory bound of {limits.memory_mb} MiB",
+                                 bound="memory")
+    raise BoundedCrash(value)

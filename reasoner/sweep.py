@@ -1,0 +1,126 @@
+"""Corpus sweeps: load every GDL file of a folder and play it, reporting each file's fate.
+
+Each file runs in its own bounded child process (:mod:`reasoner.engine.limits`), so a game
+that explodes or a crash in one file cannot stop the sweep. Fates:
+
+* ``loaded``: it loaded and played its seeded random playouts to the end (or the step cap);
+* ``rejected``: invalid or unsupported GDL, with the reason (an expected outcome for such files);
+* ``defect``: it loaded, but its rules misbehave in play (a role without legal moves in a
+  non-terminal state, no or two goal values in a terminal one): the game's fault, reported;
+* ``limit``: a time or memory bound was exceeded;
+* ``failed``: anything else, i.e. a bug in the reasoner.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from reasoner.engine.game import Game
+from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.errors import GdlError, GoalError, ReasonerError, ResourceLimitError
+
+__all__ = ["Fate", "check_file", "format_table", "summarise", "sweep"]
+
+FATES = ("loaded", "rejected", "defect", "limit", "failed")
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What happened to one file."""
+
+    path: str
+    fate: str
+    reason: str = ""
+    roles: int = 0
+    fluents: int = 0
+    moves: int = 0
+    load_ms: float = 0.0
+    steps: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _play(game: Game, playouts: int, max_steps: int, seed: int) -> tuple[int, str]:
+    """Seeded random playouts; returns the number of steps and a defect (or "")."""
+    rng = random.Random(seed)
+    steps = 0
+    for playout in range(playouts):
+        state = game.initial_state
+        info = game.info(state)
+        for _ in range(max_steps):
+            if info.terminal:
+                break
+            for role, legal in zip(game.roles, info.legal, strict=True):
+                if not legal:
+                    return steps, (f"playout {playout}, step {steps}: role {role} has no "
+                                   "legal move in a non-terminal state")
+            joint = tuple(rng.choice(legal) for legal in info.legal)
+            state, info = game.step(state, joint)
+            steps += 1
+        if info.terminal:
+            try:
+                game.goals(state)
+            except GoalError as error:
+                return steps, f"playout {playout}, terminal state: {error}"
+    return steps, ""
+
+
+def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
+               strict: bool = True) -> Fate:
+    """Load and play one file in this process (see :func:`sweep` for the bounded version)."""
+    start = time.perf_counter()
+    try:
+        game = Game.from_file(path, strict=strict)
+    except GdlError as error:
+        return Fate(path, "rejected", str(error), seconds=time.perf_counter() - start)
+    steps, defect = _play(game, playouts, max_steps, seed)
+    stats = game.statistics
+    return Fate(
+        path, "defect" if defect else "loaded", defect, len(game.roles), stats.fluents,
+        stats.moves, round(stats.total_ms, 2), steps, time.perf_counter() - start,
+    )
+
+
+def sweep(paths: Iterable[Path], *, limits: Limits = Limits(60.0, 4096), playouts: int = 3,
+          max_steps: int = 200, seed: int = 0, strict: bool = True) -> Iterator[Fate]:
+    """Check each file in a bounded child process and yield its fate."""
+    for path in paths:
+        start = time.perf_counter()
+        try:
+            yield run_bounded(check_file, (str(path), playouts, max_steps, seed, strict), limits)
+        except ResourceLimitError as error:
+            yield Fate(str(path), "limit", str(error), seconds=time.perf_counter() - start)
+        except ReasonerError as error:
+            yield Fate(str(path), "failed", f"{type(error).__name__}: {error}",
+                       seconds=time.perf_counter() - start)
+        except BoundedCrash as error:
+            yield Fate(str(path), "failed", str(error).strip().splitlines()[0],
+                       seconds=time.perf_counter() - start)
+
+
+def summarise(fates: Iterable[Fate]) -> Counter[str]:
+    """Count fates by kind."""
+    return Counter(f.fate for f in fates)
+
+
+def format_table(fates: list[Fate], root: Path | None = None) -> str:
+    """A plain-text table of every file's fate, then the totals."""
+    lines = [f"{'file':<58} {'fate':<9} {'roles':>5} {'fluents':>7} {'moves':>6} "
+             f"{'load ms':>8} {'steps':>6}  reason"]
+    for f in fates:
+        name = str(Path(f.path).relative_to(root)) if root else f.path
+        reason = f.reason if len(f.reason) <= 140 else f.reason[:137] + "..."
+        lines.append(f"{name:<58} {f.fate:<9} {f.roles:>5} {f.fluents:>7} {f.moves:>6} "
+                     f"{f.load_ms:>8.1f} {f.steps:>6}  {reason}")
+    counts = summarise(fates)
+    lines.append("total: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in FATES)
+                 + f" of {len(fates)} files")
+    return "\n".join(lines)
