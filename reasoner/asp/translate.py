@@ -3,15 +3,17 @@
 Three programs come out of one game:
 
 * the *game program*: every GDL rule as an ASP rule, ``or`` expanded into one rule per
-  disjunct, ``distinct`` as ``!=`` and ``(not (distinct a b))`` as ``=``;
+  disjunct, ``distinct`` as ``!=`` and ``(not (distinct a b))`` as ``=``; auxiliary relations
+  called with constants are unfolded first (:mod:`reasoner.gdl.unfolding`);
 * the *relaxed program* (SPEC section 3): negative literals dropped, ``true`` fed from
-  ``init`` and ``next``, ``does`` from ``legal``; its grounding is the superset of every
-  fluent, move and auxiliary atom that could ever hold;
+  ``init`` and ``next``, ``does`` from ``legal``, and only the rules that ``init``, ``next``
+  and ``legal`` depend on; its grounding is the superset of every fluent and move that could
+  ever hold;
 * the *successor layer*: ``legal``, ``terminal``, ``goal`` and the auxiliary relations they
   read from the state, copied with ``true`` replaced by ``next``, so one solve yields a
   successor state together with its legal moves, terminal status and goals.
 
-Every rule is preceded by a comment with its GDL source position.
+Every rule is preceded by a comment with its GDL source position and its GDL text.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from dataclasses import dataclass
 
 from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.normal_form import flat_rules
-from reasoner.gdl.syntax import Atom, Distinct, GameDescription, Literal, Not, Or, Rule
+from reasoner.gdl.syntax import Atom, Distinct, GameDescription, Literal, Not, Rule
+from reasoner.gdl.unfolding import unfold
 
 __all__ = ["Translation", "translate"]
 
@@ -63,21 +66,33 @@ def _rule_text(rule: Rule, rename: dict[Signature, str] | None = None,
 
 
 def _comment(rule: Rule) -> str:
-    # One line; GDL tokens never contain line breaks, so the comment cannot end early.
+    # One line: GDL tokens never contain line breaks, so the comment cannot end early, and
+    # it starts "% " so that it is never read as a block comment.
     text = str(rule)
     if len(text) > 160:
         text = text[:157] + "..."
     return f"% {rule.pos}: {text}"
 
 
-def _body_signatures(literal: Literal) -> list[Signature]:
-    if isinstance(literal, Atom):
-        return [literal.signature]
-    if isinstance(literal, Not):
-        return _body_signatures(literal.literal)
-    if isinstance(literal, Or):
-        return [sig for d in literal.disjuncts for sig in _body_signatures(d)]
-    return []
+def _dependencies(rules: list[Rule]) -> dict[Signature, set[Signature]]:
+    graph: dict[Signature, set[Signature]] = defaultdict(set)
+    for rule in rules:
+        for literal in rule.body:
+            inner = literal.literal if isinstance(literal, Not) else literal
+            if isinstance(inner, Atom):
+                graph[rule.head.signature].add(inner.signature)
+    return graph
+
+
+def _closure(graph: dict[Signature, set[Signature]], roots: list[Signature]) -> set[Signature]:
+    found: set[Signature] = set()
+    todo = list(roots)
+    while todo:
+        sig = todo.pop()
+        if sig not in found:
+            found.add(sig)
+            todo.extend(graph.get(sig, ()))
+    return found
 
 
 @dataclass(frozen=True)
@@ -92,16 +107,20 @@ class Translation:
     next_layer_names: dict[str, str]
 
 
-def translate(game: GameDescription) -> Translation:
-    """Translate a validated game."""
-    flats = [(rule, flat) for rule in game.rules for flat in flat_rules(rule)]
+def translate(game: GameDescription, *, unfold_calls: bool = True) -> Translation:
+    """Translate a validated game.
 
-    graph: dict[Signature, set[Signature]] = defaultdict(set)
-    for rule in game.rules:
-        for literal in rule.body:
-            graph[rule.head.signature].update(_body_signatures(literal))
+    Args:
+        game: A game that passed :func:`reasoner.gdl.validation.validate`.
+        unfold_calls: Unfold auxiliary relations called with constants (see
+            :mod:`reasoner.gdl.unfolding`); off gives a rule-for-rule translation.
+    """
+    flats = [flat for rule in game.rules for flat in flat_rules(rule)]
+    if unfold_calls:
+        flats = unfold(flats)
+    graph = _dependencies(flats)
 
-    # Relations whose truth depends on the current state: they need a successor-layer copy.
+    # Relations whose truth depends on the current state need a successor-layer copy.
     state_dependent: set[Signature] = {("true", 1)}
     changed = True
     while changed:
@@ -110,23 +129,13 @@ def translate(game: GameDescription) -> Translation:
             if head not in state_dependent and body & state_dependent:
                 state_dependent.add(head)
                 changed = True
-    needed: set[Signature] = set()
-    todo = [("legal", 2), ("terminal", 0), ("goal", 2)]
-    while todo:
-        sig = todo.pop()
-        if sig in needed:
-            continue
-        needed.add(sig)
-        todo.extend(graph.get(sig, ()))
+    needed = _closure(graph, [("legal", 2), ("terminal", 0), ("goal", 2)])
     copied = (needed & state_dependent) - {("true", 1)}
     rename = {sig: _NEXT_LAYER + predicate_name(sig[0]) for sig in copied}
     rename[("true", 1)] = "next"
 
-    # goal and terminal rules do not feed the reachability fixpoint unless something else
-    # reads them; dropping them keeps the relaxed grounding small.
-    read_elsewhere = {sig for head, body in graph.items()
-                      if head[0] not in ("goal", "terminal") for sig in body}
-    relaxed_skip = {sig for sig in (("goal", 2), ("terminal", 0)) if sig not in read_elsewhere}
+    # Reachability needs only what init, next and legal read.
+    relaxed_needed = _closure(graph, [("init", 1), ("next", 1), ("legal", 2), ("role", 1)])
 
     game_lines = ["% Game rules, translated from GDL (one ASP rule per disjunct of a body)."]
     relaxed_lines = [
@@ -136,11 +145,10 @@ def translate(game: GameDescription) -> Translation:
         "does(R,M) :- legal(R,M).",
     ]
     layer_lines = ["% Successor layer: legal, terminal and goal read from next(F)."]
-    for rule, flat in flats:
-        comment = _comment(rule)
-        text = _rule_text(flat)
-        game_lines += [comment, text]
-        if flat.head.signature not in relaxed_skip:
+    for flat in flats:
+        comment = _comment(flat)
+        game_lines += [comment, _rule_text(flat)]
+        if flat.head.signature in relaxed_needed:
             relaxed_lines += [comment, _rule_text(flat, drop_negative=True)]
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]

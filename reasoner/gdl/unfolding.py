@@ -1,0 +1,224 @@
+"""Unfold auxiliary relations that are called with constants.
+
+Grounding works bottom-up: an auxiliary relation such as ``(count ?x ?y ?z ?player ?n)``,
+defined over three board cells, gets every combination of cells instantiated even when the
+game only ever asks ``(count h1 h2 i1 red ?n)``. Unfolding such a call (replacing it by the
+bodies of the relation's rules, unified with the call) lets the grounder see the constants
+and instantiate only what is asked: for the Chinese-checkers family of the corpus it turns a
+million ground atoms into a few hundred. This is a rewriting of the rules that preserves their
+meaning; it applies only where that is plainly safe:
+
+* the relation is not a GDL keyword, not recursive, never used under negation, and not
+  defined by facts alone (a static table is cheaper to ground once than to copy);
+* at least one call passes a non-variable argument where a defining rule has a variable;
+* the number of rules stays within a bound.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from reasoner.gdl.normal_form import FlatLiteral
+from reasoner.gdl.syntax import (
+    GDL_KEYWORDS,
+    Atom,
+    Constant,
+    Distinct,
+    Function,
+    Not,
+    Rule,
+    Term,
+    Variable,
+)
+
+__all__ = ["unfold"]
+
+Signature = tuple[str, int]
+Substitution = dict[str, Term]
+_MAX_GROWTH = 4  # the rule count may at most quadruple, and
+_MAX_EXTRA = 20000  # grow by at most this many rules
+
+
+def _walk(term: Term, theta: Substitution) -> Term:
+    while isinstance(term, Variable) and term.name in theta:
+        term = theta[term.name]
+    return term
+
+
+def _occurs(name: str, term: Term, theta: Substitution) -> bool:
+    term = _walk(term, theta)
+    if isinstance(term, Variable):
+        return term.name == name
+    if isinstance(term, Function):
+        return any(_occurs(name, arg, theta) for arg in term.args)
+    return False
+
+
+def _unify(a: Term, b: Term, theta: Substitution) -> bool:
+    a, b = _walk(a, theta), _walk(b, theta)
+    if isinstance(a, Variable):
+        if isinstance(b, Variable) and a.name == b.name:
+            return True
+        if _occurs(a.name, b, theta):
+            return False
+        theta[a.name] = b
+        return True
+    if isinstance(b, Variable):
+        return _unify(b, a, theta)
+    if isinstance(a, Constant):
+        return isinstance(b, Constant) and a.name == b.name
+    if not isinstance(b, Function) or a.name != b.name or len(a.args) != len(b.args):
+        return False
+    return all(_unify(x, y, theta) for x, y in zip(a.args, b.args, strict=True))
+
+
+def _apply(term: Term, theta: Substitution) -> Term:
+    term = _walk(term, theta)
+    if isinstance(term, Function):
+        return Function(term.name, tuple(_apply(a, theta) for a in term.args), term.pos)
+    return term
+
+
+def _apply_literal(literal: FlatLiteral, theta: Substitution) -> FlatLiteral:
+    if isinstance(literal, Atom):
+        return Atom(literal.name, tuple(_apply(a, theta) for a in literal.args), literal.pos)
+    if isinstance(literal, Distinct):
+        return Distinct(_apply(literal.left, theta), _apply(literal.right, theta), literal.pos)
+    inner = literal.literal
+    assert isinstance(inner, Atom | Distinct)
+    return Not(_apply_literal(inner, theta), literal.pos)
+
+
+def _rename(term: Term, suffix: str) -> Term:
+    if isinstance(term, Variable):
+        return Variable(term.name + suffix, term.pos)
+    if isinstance(term, Function):
+        return Function(term.name, tuple(_rename(a, suffix) for a in term.args), term.pos)
+    return term
+
+
+def _rename_literal(literal: FlatLiteral, suffix: str) -> FlatLiteral:
+    theta: Substitution = {}
+    for var in _variables(literal):
+        theta[var] = Variable(var + suffix)
+    return _apply_literal(literal, theta)
+
+
+def _variables(literal: FlatLiteral | Atom) -> set[str]:
+    found: set[str] = set()
+
+    def visit(term: Term) -> None:
+        if isinstance(term, Variable):
+            found.add(term.name)
+        elif isinstance(term, Function):
+            for arg in term.args:
+                visit(arg)
+
+    if isinstance(literal, Atom):
+        for arg in literal.args:
+            visit(arg)
+    elif isinstance(literal, Distinct):
+        visit(literal.left)
+        visit(literal.right)
+    else:
+        inner = literal.literal
+        assert isinstance(inner, Atom | Distinct)
+        found |= _variables(inner)
+    return found
+
+
+def _candidates(rules: list[Rule]) -> set[Signature]:
+    definitions: dict[Signature, list[Rule]] = defaultdict(list)
+    graph: dict[Signature, set[Signature]] = defaultdict(set)
+    negated: set[Signature] = set()
+    calls: dict[Signature, list[Atom]] = defaultdict(list)
+    for rule in rules:
+        definitions[rule.head.signature].append(rule)
+        for lit in rule.body:
+            if isinstance(lit, Atom):
+                graph[rule.head.signature].add(lit.signature)
+                calls[lit.signature].append(lit)
+            elif isinstance(lit, Not) and isinstance(lit.literal, Atom):
+                graph[rule.head.signature].add(lit.literal.signature)
+                negated.add(lit.literal.signature)
+    chosen: set[Signature] = set()
+    for sig, defs in definitions.items():
+        if sig[0] in GDL_KEYWORDS or sig in negated or not calls.get(sig):
+            continue
+        if all(d.is_fact for d in defs):
+            continue
+        if _reaches(graph, sig, sig):
+            continue
+        open_positions = {i for d in defs for i, a in enumerate(d.head.args)
+                          if isinstance(a, Variable)}
+        if any(not isinstance(call.args[i], Variable)
+               for call in calls[sig] for i in open_positions):
+            chosen.add(sig)
+    return chosen
+
+
+def _reaches(graph: dict[Signature, set[Signature]], start: Signature,
+             goal: Signature) -> bool:
+    seen: set[Signature] = set()
+    todo = list(graph.get(start, ()))
+    while todo:
+        sig = todo.pop()
+        if sig == goal:
+            return True
+        if sig not in seen:
+            seen.add(sig)
+            todo.extend(graph.get(sig, ()))
+    return False
+
+
+def _unfold_one(rules: list[Rule], sig: Signature, counter: list[int]) -> list[Rule]:
+    definitions = [r for r in rules if r.head.signature == sig]
+    result: list[Rule] = []
+    todo = [r for r in rules if r.head.signature != sig]
+    while todo:
+        rule = todo.pop(0)
+        index = next((i for i, lit in enumerate(rule.body)
+                      if isinstance(lit, Atom) and lit.signature == sig), None)
+        if index is None:
+            result.append(rule)
+            continue
+        call = rule.body[index]
+        assert isinstance(call, Atom)
+        for definition in definitions:
+            counter[0] += 1
+            # ";" cannot occur in a GDL variable name, so renamed variables never collide.
+            suffix = f";{counter[0]}"
+            head = Atom(definition.head.name,
+                        tuple(_rename(a, suffix) for a in definition.head.args))
+            theta: Substitution = {}
+            if not all(_unify(x, y, theta)
+                       for x, y in zip(call.args, head.args, strict=True)):
+                continue
+            body = (
+                [_apply_literal(lit, theta) for lit in rule.body[:index]]  # type: ignore[arg-type]
+                + [_apply_literal(_rename_literal(lit, suffix), theta)  # type: ignore[arg-type]
+                   for lit in definition.body]
+                + [_apply_literal(lit, theta) for lit in rule.body[index + 1:]]  # type: ignore[arg-type]
+            )
+            new_head = _apply_literal(rule.head, theta)
+            assert isinstance(new_head, Atom)
+            todo.append(Rule(new_head, tuple(body), rule.pos))
+    return result
+
+
+def unfold(rules: Iterable[Rule]) -> list[Rule]:
+    """Unfold every eligible auxiliary relation in a list of flat rules (see module doc)."""
+    current = list(rules)
+    limit = min(len(current) * _MAX_GROWTH, len(current) + _MAX_EXTRA)
+    counter = [0]
+    tried: set[Signature] = set()
+    while True:
+        pending = sorted(_candidates(current) - tried)
+        if not pending:
+            return current
+        sig = pending[0]
+        tried.add(sig)
+        unfolded = _unfold_one(current, sig, counter)
+        if len(unfolded) <= limit:
+            current = unfolded
