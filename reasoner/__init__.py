@@ -18,6 +18,7 @@ State({(count 1)})
 """
 
 from reasoner.engine.game import Game, JointMove, LoadStatistics
+from reasoner.engine.limits import Limits
 from reasoner.engine.values import Move, State
 from reasoner.errors import (
     GdlError,
@@ -41,6 +42,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidStateError",
     "JointMove",
+    "Limits",
     "LoadStatistics",
     "Move",
     "ReasonerError",

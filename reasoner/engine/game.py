@@ -12,6 +12,7 @@ from pathlib import Path
 from reasoner.asp.machine import Machine, StateInfo
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import Translation, translate
+from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.values import Move, State
 from reasoner.errors import (
     GdlSyntaxError,
@@ -87,7 +88,8 @@ class Game:
     # -- construction --------------------------------------------------------------------
 
     @classmethod
-    def from_gdl(cls, text: str, *, case_sensitive: bool = False, strict: bool = True) -> Game:
+    def from_gdl(cls, text: str, *, case_sensitive: bool = False, strict: bool = True,
+                 limits: Limits | None = None) -> Game:
         """Parse, validate, translate and ground a game.
 
         Args:
@@ -95,12 +97,18 @@ class Game:
             case_sensitive: Read names case-sensitively (GGP-Base's reading).
             strict: Reject a name used with two arities instead of reading them as two
                 symbols.
+            limits: Time and memory bounds for loading. The load is first tried in a
+                bounded child process (clingo's grounder cannot be interrupted), and only
+                a load that fits is repeated here, so a bound costs one extra load.
 
         Raises:
             GdlSyntaxError: malformed text, with line and column.
             GdlValidationError: invalid GDL, naming the rule.
             UnsupportedGdlError: GDL-II.
+            ResourceLimitError: loading exceeded ``limits``.
         """
+        if limits is not None:
+            run_bounded(_probe_load, (text, case_sensitive, strict), limits)
         t0 = time.perf_counter()
         try:
             description = parse_game(text, case_sensitive=case_sensitive)
@@ -125,6 +133,8 @@ class Game:
             translation, superset, roles,
             check_unique_model=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
         )
+        # The first query surfaces rules that are unstratified on the ground level at load.
+        machine.info(machine.init_bits)
         t5 = time.perf_counter()
         statistics = LoadStatistics(
             parse_ms=(t1 - t0) * 1e3, validate_ms=(t2 - t1) * 1e3,
@@ -138,10 +148,10 @@ class Game:
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
-                  strict: bool = True) -> Game:
+                  strict: bool = True, limits: Limits | None = None) -> Game:
         """Load a game from a ``.kif`` file (UTF-8; undecodable bytes are replaced)."""
         text = Path(path).read_text(encoding="utf-8", errors="replace")
-        return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict)
+        return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict, limits=limits)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -304,3 +314,7 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game roles={list(self.roles)} fluents={len(self.fluents)} "
                 f"moves={len(self._moves)}>")
+
+
+def _probe_load(text: str, case_sensitive: bool, strict: bool) -> LoadStatistics:
+    return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict).statistics

@@ -1,0 +1,267 @@
+"""The state machine's public surface: Game, State, Move and the errors it raises."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from reasoner import (
+    Game,
+    GoalError,
+    IllegalMoveError,
+    InvalidStateError,
+    Limits,
+    ReasonerError,
+    ResourceLimitError,
+    State,
+)
+from tests.conftest import CORPUS, bundled
+
+COUNTER = """
+(role you) (init (count 0)) (succ 0 1) (succ 1 2)
+(legal you inc)
+(<= (next (count ?y)) (true (count ?x)) (succ ?x ?y))
+(<= terminal (true (count 2)))
+(<= (goal you 100) (true (count 2)))
+(<= (goal you 0) (not (true (count 2))))
+"""
+
+
+def test_roles_come_in_file_order() -> None:
+    """Roles are listed in the order of their role facts, not sorted."""
+    game = Game.from_gdl("(role zed) (role alpha) (role mid) (legal zed a) (legal alpha a)"
+                         "(legal mid a) (goal zed 0) (goal alpha 0) (goal mid 0) terminal")
+    assert game.roles == ("zed", "alpha", "mid")
+
+
+def test_initial_state_of_tictactoe() -> None:
+    """The initial state holds exactly the init facts."""
+    game = bundled("tictactoe")
+    expected = {f"(cell {x} {y} b)" for x in (1, 2, 3) for y in (1, 2, 3)}
+    expected.add("(control xplayer)")
+    assert game.initial_state.fluents == frozenset(expected)
+
+
+def test_initial_state_from_init_rules() -> None:
+    """init may be defined by rules, not only facts (connect four fills its board so)."""
+    game = bundled("connectfour")
+    assert sum(1 for f in game.initial_state.fluents if f.endswith(" b)")) == 42
+
+
+def test_legal_moves_per_role() -> None:
+    """In tic-tac-toe's first state xplayer has 9 marks and oplayer only noop."""
+    game = bundled("tictactoe")
+    x_moves = {m.text for m in game.legal_moves(game.initial_state, "xplayer")}
+    assert x_moves == {f"(mark {x} {y})" for x in (1, 2, 3) for y in (1, 2, 3)}
+    assert [m.text for m in game.legal_moves(game.initial_state, "oplayer")] == ["noop"]
+
+
+def test_next_state_accepts_text_and_move_objects() -> None:
+    """A joint move may name moves by GDL text (any case, any spacing) or by Move."""
+    game = bundled("tictactoe")
+    s0 = game.initial_state
+    mark = game.move("xplayer", "(mark 2 2)")
+    by_object = game.next_state(s0, {"xplayer": mark, "oplayer": game.move("oplayer", "noop")})
+    by_text = game.next_state(s0, {"xplayer": "( MARK 2   2 )", "oplayer": "NOOP"})
+    assert by_object == by_text
+    assert "(cell 2 2 x)" in by_text.fluents
+    assert "(control oplayer)" in by_text.fluents
+
+
+def test_terminal_and_goals_after_a_win() -> None:
+    """Three x in the first column end the game with 100 for x and 0 for o."""
+    game = bundled("tictactoe")
+    state = game.initial_state
+    for x, o in [("(mark 1 1)", "(mark 2 2)"), ("(mark 2 1)", "(mark 3 3)")]:
+        state = game.next_state(state, {"xplayer": x, "oplayer": "noop"})
+        state = game.next_state(state, {"xplayer": "noop", "oplayer": o})
+    assert not game.is_terminal(state)
+    state = game.next_state(state, {"xplayer": "(mark 3 1)", "oplayer": "noop"})
+    assert game.is_terminal(state)
+    assert game.goals(state) == {"xplayer": 100, "oplayer": 0}
+    assert game.goal(state, "oplayer") == 0
+
+
+def test_illegal_move_raises() -> None:
+    """A move that exists in the game but is not legal now raises IllegalMoveError."""
+    game = bundled("tictactoe")
+    with pytest.raises(IllegalMoveError, match="not legal for oplayer"):
+        game.next_state(game.initial_state, {"xplayer": "(mark 1 1)", "oplayer": "(mark 2 2)"})
+
+
+def test_joint_move_with_missing_role_raises() -> None:
+    """A joint move must name every role."""
+    game = bundled("tictactoe")
+    with pytest.raises(IllegalMoveError, match="no move for role oplayer"):
+        game.next_state(game.initial_state, {"xplayer": "(mark 1 1)"})
+
+
+def test_joint_move_with_unknown_role_raises() -> None:
+    """A joint move naming a role the game lacks is refused, naming the role."""
+    game = bundled("tictactoe")
+    with pytest.raises(IllegalMoveError, match="unknown role 'zplayer'"):
+        game.next_state(game.initial_state,
+                        {"xplayer": "(mark 1 1)", "oplayer": "noop", "zplayer": "noop"})
+
+
+def test_move_that_can_never_happen_raises() -> None:
+    """A move outside the game's move table is refused before any solving."""
+    game = bundled("tictactoe")
+    with pytest.raises(IllegalMoveError, match="can never play"):
+        game.move("xplayer", "(mark 4 4)")
+
+
+def test_malformed_move_text_raises() -> None:
+    """Unparsable move text is an IllegalMoveError, not a crash."""
+    game = bundled("tictactoe")
+    with pytest.raises(IllegalMoveError, match="malformed move"):
+        game.move("xplayer", "(mark 1")
+
+
+def test_move_of_another_role_raises() -> None:
+    """A Move object of one role cannot be played by another."""
+    game = bundled("tictactoe")
+    mark = game.move("xplayer", "(mark 1 1)")
+    with pytest.raises(IllegalMoveError):
+        game.next_state(game.initial_state, {"xplayer": mark, "oplayer": mark})
+
+
+def test_state_from_unknown_fluent_raises() -> None:
+    """A state naming a fluent the game can never have is an InvalidStateError."""
+    game = bundled("tictactoe")
+    with pytest.raises(InvalidStateError, match="can never hold"):
+        game.state_from_fluents(["(cell 9 9 x)"])
+
+
+def test_state_with_foreign_fluent_ids_raises() -> None:
+    """Fluent ids beyond the table are refused."""
+    game = bundled("tictactoe")
+    with pytest.raises(InvalidStateError):
+        game.state_from_ids([len(game.fluents)])
+    with pytest.raises(InvalidStateError):
+        game.is_terminal(State(1 << 500, game.fluents))
+
+
+def test_state_round_trips_through_fluent_texts() -> None:
+    """A state rebuilt from its fluent texts equals the original."""
+    game = bundled("connectfour")
+    state = game.next_state(game.initial_state, {"red": "(drop 4)", "black": "noop"})
+    assert game.state_from_fluents(state.fluents) == state
+
+
+def test_states_are_hashable_values_with_a_readable_repr() -> None:
+    """Equal states hash equally, can key dicts and pickle; repr lists the fluents."""
+    game = Game.from_gdl(COUNTER)
+    s1 = game.next_state(game.initial_state, {"you": "inc"})
+    s1_again = game.next_state(game.initial_state, {"you": "inc"})
+    assert s1 == s1_again and hash(s1) == hash(s1_again)
+    assert {s1: "one"}[s1_again] == "one"
+    assert repr(s1) == "State({(count 1)})"
+    assert pickle.loads(pickle.dumps(s1)) == s1
+    assert len(s1) == 1 and "(count 1)" in s1
+
+
+def test_moves_have_a_readable_repr() -> None:
+    """A move shows its role and GDL text."""
+    game = bundled("tictactoe")
+    assert repr(game.move("xplayer", "(mark 1 2)")) == "Move('xplayer', '(mark 1 2)')"
+    assert str(game.move("oplayer", "noop")) == "noop"
+
+
+def test_missing_goal_is_an_error_not_a_guess() -> None:
+    """A role without a goal value in a state raises GoalError."""
+    game = Game.from_gdl("(role a) (init s) (legal a go) (<= terminal (true s)) "
+                         "(<= (goal a 100) (true t))")
+    with pytest.raises(GoalError, match="no goal value"):
+        game.goals(game.initial_state)
+
+
+def test_double_goal_is_an_error_not_a_guess() -> None:
+    """A role with two goal values in a state raises GoalError listing both."""
+    game = Game.from_gdl("(role a) (init s) (legal a go) (<= terminal (true s)) "
+                         "(<= (goal a 100) (true s)) (goal a 50)")
+    with pytest.raises(GoalError, match=r"several goal values.*\[50, 100\]"):
+        game.goals(game.initial_state)
+
+
+def test_goal_values_from_rules_are_checked_after_grounding() -> None:
+    """A goal value computed by a rule must still be an integer in 0..100."""
+    with pytest.raises(ReasonerError, match="not an integer in 0..100"):
+        Game.from_gdl("(role a) (val 200) (init s) (legal a go) terminal "
+                      "(<= (goal a ?v) (val ?v))")
+
+
+def test_legal_joint_moves_is_the_product_in_role_order() -> None:
+    """Rock-paper-scissors has 9 joint moves, each naming both roles."""
+    game = bundled("rps")
+    joints = game.legal_joint_moves(game.initial_state)
+    assert len(joints) == 9
+    assert all(list(j) == list(game.roles) for j in joints)
+
+
+def test_recursive_rules_are_evaluated_to_their_fixpoint() -> None:
+    """Transitive closure through recursion works inside a single query."""
+    game = Game.from_gdl("""
+        (role r) (edge a b) (edge b c) (edge c d) (init (at a))
+        (<= (reach ?x ?y) (edge ?x ?y))
+        (<= (reach ?x ?z) (edge ?x ?y) (reach ?y ?z))
+        (<= (legal r (go ?y)) (true (at ?x)) (reach ?x ?y))
+        (<= (next (at ?y)) (does r (go ?y)))
+        (<= terminal (true (at d))) (goal r 100)""")
+    moves = {m.text for m in game.legal_moves(game.initial_state, "r")}
+    assert moves == {"(go b)", "(go c)", "(go d)"}
+
+
+def test_unstratified_ground_program_is_rejected_at_load() -> None:
+    """Negation through recursion that really cycles on ground atoms is refused at load."""
+    with pytest.raises(ReasonerError, match="not stratified"):
+        Game.from_gdl("(role a) (legal a go) (<= p (not q)) (<= q (not p)) "
+                      "(<= terminal p) (goal a 0)")
+
+
+def test_ground_stratified_negative_cycle_loads() -> None:
+    """ggp.org's (<= (goal robot 100) (not (goal robot 0))) pattern loads and answers."""
+    game = Game.from_gdl("(role robot) (init s) (legal robot go) (<= terminal (true s)) "
+                         "(<= (goal robot 0) (true t)) (<= (goal robot 100) (not (goal robot 0)))")
+    assert game.goals(game.initial_state) == {"robot": 100}
+    assert any("negation through recursion" in w for w in game.warnings)
+
+
+def test_two_games_do_not_share_state() -> None:
+    """Interleaved queries on two loaded games give each its own answers."""
+    ttt, c4 = bundled("tictactoe"), bundled("connectfour")
+    assert len(ttt.legal_moves(ttt.initial_state, "xplayer")) == 9
+    assert len(c4.legal_moves(c4.initial_state, "red")) == 7
+    assert len(ttt.legal_moves(ttt.initial_state, "xplayer")) == 9
+
+
+def test_grounding_explosion_stops_at_the_time_bound() -> None:
+    """A game whose grounding explodes fails with ResourceLimitError naming the bound."""
+    numbers = " ".join(f"(n {i})" for i in range(60))
+    exploding = (f"(role a) {numbers} (init s) (legal a go) terminal (goal a 0) "
+                 "(<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
+    with pytest.raises(ResourceLimitError, match="time bound of 2 s"):
+        Game.from_gdl(exploding, limits=Limits(seconds=2, memory_mb=4096))
+
+
+def test_grounding_explosion_stops_at_the_memory_bound() -> None:
+    """The same explosion under a small memory bound fails naming the memory bound."""
+    numbers = " ".join(f"(n {i})" for i in range(60))
+    exploding = (f"(role a) {numbers} (init s) (legal a go) terminal (goal a 0) "
+                 "(<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
+    with pytest.raises(ResourceLimitError, match="memory bound of 300 MiB"):
+        Game.from_gdl(exploding, limits=Limits(seconds=120, memory_mb=300))
+
+
+def test_bounded_load_of_a_small_game_works() -> None:
+    """Bounds do not get in the way of a game that fits them."""
+    game = Game.from_gdl(COUNTER, limits=Limits(seconds=30, memory_mb=2048))
+    assert game.roles == ("you",)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus is not beside the project")
+def test_corpus_tictactoe_matches_the_bundled_one() -> None:
+    """ggp.org's tic-tac-toe and ours agree on the first moves' successor sizes."""
+    theirs = Game.from_file(CORPUS / "ggp-repository" / "ticTacToe.kif")
+    assert len(theirs.legal_joint_moves(theirs.initial_state)) == 9
