@@ -89,7 +89,10 @@ def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0
     )
 
 
-def sweep(paths: Iterable[Path], *, limits: Limits = Limits(60.0, 4096), playouts: int = 3,
+DEFAULT_LIMITS = Limits(60.0, 4096)
+
+
+def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: int = 3,
           max_steps: int = 200, seed: int = 0, strict: bool = True) -> Iterator[Fate]:
     """Check each file in a bounded child process and yield its fate."""
     for path in paths:

@@ -187,7 +187,7 @@ def test_double_goal_is_an_error_not_a_guess() -> None:
 
 def test_goal_values_from_rules_are_checked_after_grounding() -> None:
     """A goal value computed by a rule must still be an integer in 0..100."""
-    with pytest.raises(ReasonerError, match="not an integer in 0..100"):
+    with pytest.raises(ReasonerError, match=r"not an integer in 0\.\.100"):
         Game.from_gdl("(role a) (val 200) (init s) (legal a go) terminal "
                       "(<= (goal a ?v) (val ?v))")
 

@@ -76,19 +76,27 @@ class Machine:
             f"_m({i},{constant_text(self.roles[r])},{m})." for i, (r, m) in enumerate(moves)
         ]
         domain += [f"_r({i},{constant_text(name)})." for i, name in enumerate(self.roles)]
+        # Shown atoms are plain numbers (cheap to read back). Two switches select what a solve
+        # reports: _current the state's own legal/terminal/goal, _successor the fluents that
+        # change under the joint move (a delta, far fewer than the whole successor) and the
+        # successor's legal/terminal/goal.
         control = [
             "% Interface: state and joint move are externals over the relaxed superset.",
             "#external true(F) : _f(_,F).",
             "#external does(R,M) : _m(_,R,M).",
+            "#external _current.",
+            "#external _successor.",
             "#show.",
-            "#show I : next(F), _f(I,F).",
-            f"#show {self._legal1}+I : legal(R,M), _m(I,R,M).",
-            f"#show {self._terminal1} : terminal.",
-            f"#show {self._goal1}+I*{_GOAL_SPAN}+V : goal(R,V), _r(I,R), V>=0, V<=100.",
-            f"#show {self._legal2}+I : {names['legal']}(R,M), _m(I,R,M).",
-            f"#show {self._terminal2} : {names['terminal']}.",
+            "#show I : next(F), not true(F), _f(I,F), _successor.",
+            "#show I : true(F), not next(F), _f(I,F), _successor.",
+            f"#show {self._legal1}+I : legal(R,M), _m(I,R,M), _current.",
+            f"#show {self._terminal1} : terminal, _current.",
+            f"#show {self._goal1}+I*{_GOAL_SPAN}+V : goal(R,V), _r(I,R), V>=0, V<=100, "
+            "_current.",
+            f"#show {self._legal2}+I : {names['legal']}(R,M), _m(I,R,M), _successor.",
+            f"#show {self._terminal2} : {names['terminal']}, _successor.",
             f"#show {self._goal2}+I*{_GOAL_SPAN}+V : {names['goal']}(R,V), _r(I,R), "
-            "V>=0, V<=100.",
+            "V>=0, V<=100, _successor.",
         ]
         program = "\n".join(
             [translation.game_program, translation.next_layer_program, *domain, *control]
@@ -100,11 +108,10 @@ class Machine:
         self._check_unique = check_unique_model
         atoms = ctl.symbolic_atoms
         self._fluent_literals = [
-            atoms[clingo.Function("true", [f])].literal for f in self.fluent_symbols
+            _literal(atoms, clingo.Function("true", [f])) for f in self.fluent_symbols
         ]
         self._move_literals = [
-            atoms[clingo.Function("does", [role_symbols[r], m])].literal
-            for r, m in moves
+            _literal(atoms, clingo.Function("does", [role_symbols[r], m])) for r, m in moves
         ]
         self.fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
         self.init_bits = 0
@@ -122,9 +129,12 @@ class Machine:
         self.ground_atom_count = len(atoms)
         self.ground_seconds = time.perf_counter() - start
         self._lock = threading.Lock()
+        self._switch_current = _literal(atoms, clingo.Function("_current"))
+        self._switch_successor = _literal(atoms, clingo.Function("_successor"))
+        self._mode = (False, False)
         self._bits = 0
         self._joint: tuple[int, ...] = ()
-        self._shown: list[clingo.Symbol] = []
+        self._shown: Sequence[clingo.Symbol] = ()
         self._models = 0
         self._cache: dict[int, StateInfo] = {}
         self.solve_count = 0
@@ -137,21 +147,26 @@ class Machine:
         if cached is not None:
             return cached
         with self._lock:
-            self._solve(bits, ())
-            info, _, _ = self._decode(want_next=False)
+            self._solve(bits, (), current=True, successor=False)
+            info, _, _ = self._decode(bits, current=True, successor=False)
+        assert info is not None
         self._remember(bits, info)
         return info
 
-    def step(self, bits: int, joint: tuple[int, ...]) -> tuple[StateInfo, int, StateInfo]:
+    def step(self, bits: int, joint: tuple[int, ...],
+             current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
         """The state's own info, its successor under ``joint``, and the successor's info.
 
         ``joint`` holds one move id per role, in role order; legality is the caller's check
-        against the returned info (one solve answers both).
+        against the returned info (one solve answers both). With ``current=False`` the
+        state's own info is not computed (None), which saves time in playouts.
         """
         with self._lock:
-            self._solve(bits, joint)
-            info, next_bits, next_info = self._decode(want_next=True)
-        self._remember(bits, info)
+            self._solve(bits, joint, current=current, successor=True)
+            info, next_bits, next_info = self._decode(bits, current=current, successor=True)
+        assert next_info is not None
+        if info is not None:
+            self._remember(bits, info)
         self._remember(next_bits, next_info)
         return info, next_bits, next_info
 
@@ -168,8 +183,13 @@ class Machine:
         if self._models == 1:
             self._shown = model.symbols(shown=True)
 
-    def _solve(self, bits: int, joint: tuple[int, ...]) -> None:
+    def _solve(self, bits: int, joint: tuple[int, ...], current: bool,
+               successor: bool) -> None:
         assign = self._ctl.assign_external
+        if (current, successor) != self._mode:
+            assign(self._switch_current, current)
+            assign(self._switch_successor, successor)
+            self._mode = (current, successor)
         diff = bits ^ self._bits
         literals = self._fluent_literals
         while diff:
@@ -193,7 +213,8 @@ class Machine:
                 "answer sets in a state: negation through recursion is not stratified here"
             )
 
-    def _decode(self, want_next: bool) -> tuple[StateInfo, int, StateInfo]:
+    def _decode(self, bits: int, current: bool,
+                successor: bool) -> tuple[StateInfo | None, int, StateInfo | None]:
         n_roles = len(self.roles)
         move_role = self.move_role
         legal1: list[list[int]] = [[] for _ in range(n_roles)]
@@ -201,13 +222,13 @@ class Machine:
         goals1: list[list[int]] = [[] for _ in range(n_roles)]
         goals2: list[list[int]] = [[] for _ in range(n_roles)]
         terminal1 = terminal2 = False
-        next_bits = 0
+        flips = 0
         l1, t1, g1 = self._legal1, self._terminal1, self._goal1
         l2, t2, g2 = self._legal2, self._terminal2, self._goal2
         for symbol in self._shown:
             n = symbol.number
             if n < l1:
-                next_bits |= 1 << n
+                flips |= 1 << n
             elif n < t1:
                 legal1[move_role[n - l1]].append(n - l1)
             elif n == t1:
@@ -215,8 +236,6 @@ class Machine:
             elif n < l2:
                 role, value = divmod(n - g1, _GOAL_SPAN)
                 goals1[role].append(value)
-            elif not want_next:
-                continue
             elif n < t2:
                 legal2[move_role[n - l2]].append(n - l2)
             elif n == t2:
@@ -226,9 +245,16 @@ class Machine:
                 goals2[role].append(value)
         info = StateInfo(
             tuple(tuple(sorted(x)) for x in legal1), terminal1, tuple(tuple(x) for x in goals1)
-        )
+        ) if current else None
         next_info = StateInfo(
             tuple(tuple(sorted(x)) for x in legal2), terminal2, tuple(tuple(x) for x in goals2)
-        )
-        return info, next_bits, next_info
+        ) if successor else None
+        return info, bits ^ flips, next_info
 
+
+def _literal(atoms: clingo.SymbolicAtoms, symbol: clingo.Symbol) -> int:
+    """The program literal of an external declared over the superset."""
+    atom = atoms[symbol]
+    if atom is None:  # every superset fluent and move is declared external
+        raise AssertionError(f"no external for {symbol}")
+    return atom.literal

@@ -250,6 +250,7 @@ class Game:
         """
         joint = self._joint_ids(joint_move)
         info, next_bits, _ = self._machine.step(state.bits, joint)
+        assert info is not None
         for role_index, move in enumerate(joint):
             if move not in info.legal[role_index]:
                 raise IllegalMoveError(
@@ -267,7 +268,7 @@ class Game:
     def step(self, state: State, joint: tuple[int, ...]) -> tuple[State, StateInfo]:
         """Successor by move ids (one per role, in role order, not checked for legality) and
         the successor's info, from a single solve."""
-        _, next_bits, next_info = self._machine.step(state.bits, joint)
+        _, next_bits, next_info = self._machine.step(state.bits, joint, current=False)
         return State(next_bits, self.fluents), next_info
 
     # -- internals -----------------------------------------------------------------------

@@ -43,11 +43,11 @@ def _child(connection: Connection, memory_mb: int, func: Callable[..., Any],
         outcome = ("error", error)
     except MemoryError:
         outcome = ("memory", None)
-    except BaseException as error:  # noqa: BLE001 - reported to the parent as a crash
+    except BaseException as error:
         outcome = ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
     try:
         connection.send_bytes(pickle.dumps(outcome))
-    except BaseException:  # noqa: BLE001 - e.g. an unpicklable result
+    except BaseException:
         connection.send_bytes(pickle.dumps(("crash", "result could not be sent back")))
     finally:
         connection.close()

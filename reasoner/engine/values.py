@@ -55,7 +55,7 @@ class Move:
 
     __slots__ = ("id", "role", "text")
 
-    def __init__(self, id: int, role: str, text: str) -> None:  # noqa: A002 - the domain's word
+    def __init__(self, id: int, role: str, text: str) -> None:
         self.id = id
         self.role = role
         self.text = text

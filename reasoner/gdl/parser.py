@@ -171,13 +171,13 @@ class _Converter:
         return self.atom(node, "a body literal")
 
     def rule(self, node: _SExpr) -> Rule:
-        if isinstance(node, _List) and node.items and isinstance(node.items[0], _Token):
-            if self.name(node.items[0]) == "<=":
-                if len(node.items) < 2:
-                    raise self._error("'<=' needs a head", node.pos)
-                head = self.atom(node.items[1], "a rule head")
-                body = tuple(self.literal(item) for item in node.items[2:])
-                return Rule(head, body, node.pos)
+        if (isinstance(node, _List) and node.items and isinstance(node.items[0], _Token)
+                and self.name(node.items[0]) == "<="):
+            if len(node.items) < 2:
+                raise self._error("'<=' needs a head", node.pos)
+            head = self.atom(node.items[1], "a rule head")
+            body = tuple(self.literal(item) for item in node.items[2:])
+            return Rule(head, body, node.pos)
         return Rule(self.atom(node, "a fact"), (), node.pos)
 
 

@@ -46,16 +46,12 @@ class Position:
 NOWHERE = Position(0, 0)
 
 
-def _pos() -> Position:
-    return field(default=NOWHERE, compare=False, repr=False)  # type: ignore[no-any-return]
-
-
 @dataclass(frozen=True, slots=True)
 class Constant:
     """An object constant such as ``b``, ``1`` or ``noop``."""
 
     name: str
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.name
@@ -66,7 +62,7 @@ class Variable:
     """A variable; ``name`` excludes the leading ``?``."""
 
     name: str
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     def __str__(self) -> str:
         return "?" + self.name
@@ -78,7 +74,7 @@ class Function:
 
     name: str
     args: tuple[Term, ...]
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     def __str__(self) -> str:
         return "(" + " ".join([self.name, *map(str, self.args)]) + ")"
@@ -93,7 +89,7 @@ class Atom:
 
     name: str
     args: tuple[Term, ...] = ()
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def arity(self) -> int:
@@ -114,7 +110,7 @@ class Not:
     """Negation as failure of a literal."""
 
     literal: Literal
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"(not {self.literal})"
@@ -126,7 +122,7 @@ class Distinct:
 
     left: Term
     right: Term
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"(distinct {self.left} {self.right})"
@@ -137,7 +133,7 @@ class Or:
     """A disjunction of literals inside a rule body."""
 
     disjuncts: tuple[Literal, ...]
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     def __str__(self) -> str:
         return "(or " + " ".join(map(str, self.disjuncts)) + ")"
@@ -152,7 +148,7 @@ class Rule:
 
     head: Atom
     body: tuple[Literal, ...] = ()
-    pos: Position = _pos()
+    pos: Position = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def is_fact(self) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from reasoner.errors import GdlValidationError, UnsupportedGdlError
-from reasoner.gdl.normal_form import FlatLiteral, flat_rules
+from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
     Constant,
@@ -27,7 +27,6 @@ from reasoner.gdl.syntax import (
     Position,
     Rule,
     Term,
-    Variable,
     literal_variables,
     term_variables,
 )
@@ -285,7 +284,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
         if rule.head.name == "role":
             roles.append(rule)
         head = rule.head.signature
-        graph[head]  # noqa: B018 - every head is a node
+        graph[head]
         for literal in rule.body:
             for atom, negative in _body_atoms(literal):
                 graph[head].add(atom.signature)
