@@ -54,9 +54,14 @@ def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
     return updates, updates / elapsed
 
 
-def bench_game(path: Path, runs: int = 3, seconds: float = 2.0, seed: int = 0) -> BenchResult:
-    """Median load time and playout rate of the clingo backend over ``runs`` runs."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
+               seed: int = 0) -> BenchResult:
+    """Median load time and playout rate of the clingo backend over ``runs`` runs.
+
+    Args:
+        name: The game's file name (its stem names the game in the results).
+        text: The GDL rules.
+    """
     loads: list[float] = []
     rates: list[float] = []
     counts: list[int] = []
@@ -70,7 +75,7 @@ def bench_game(path: Path, runs: int = 3, seconds: float = 2.0, seed: int = 0) -
         rates.append(rate)
     assert game is not None
     return BenchResult(
-        game=path.stem, backend="clingo", updates_per_sec=round(statistics.median(rates), 1),
+        game=Path(name).stem, backend="clingo", updates_per_sec=round(statistics.median(rates), 1),
         load_ms=round(statistics.median(loads), 2), runs=runs, updates_per_run=counts,
         rates=[round(r, 1) for r in rates], load_runs_ms=[round(x, 2) for x in loads],
         fluents=len(game.fluents), moves=len(game.all_moves),

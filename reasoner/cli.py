@@ -18,16 +18,22 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
 
+class _Unreadable(Exception):
+    """A file named on the command line cannot be read."""
+
+
 def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as error:
-        raise SystemExit(f"gdl-reasoner: cannot read {path}: {error.strerror}") from None
+        raise _Unreadable(f"gdl-reasoner: cannot read {path}: {error.strerror}") from None
 
 
-def _game_error(path: str, error: ReasonerError) -> int:
-    kind = type(error).__name__
-    print(f"gdl-reasoner: {path}: {kind}: {error}", file=sys.stderr)
+def _game_error(path: str, error: ReasonerError | _Unreadable) -> int:
+    if isinstance(error, _Unreadable):
+        print(error, file=sys.stderr)
+    else:
+        print(f"gdl-reasoner: {path}: {type(error).__name__}: {error}", file=sys.stderr)
     return EXIT_FAILURE
 
 
@@ -39,7 +45,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         try:
             game = Game.from_gdl(_read(path), case_sensitive=args.case_sensitive,
                                  strict=not args.lenient)
-        except ReasonerError as error:
+        except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
             continue
         s = game.statistics
@@ -58,7 +64,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     try:
         description = parse_game(_read(args.game), case_sensitive=args.case_sensitive)
         validate(description, strict=not args.lenient)
-    except GdlError as error:
+    except (GdlError, _Unreadable) as error:
         return _game_error(args.game, error)
     translation = translate(description)
     sys.stdout.write(translation.game_program)
@@ -73,8 +79,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for path in args.games:
         try:
-            result = bench_game(Path(path), runs=args.runs, seconds=args.seconds, seed=args.seed)
-        except ReasonerError as error:
+            result = bench_game(path, _read(path), runs=args.runs, seconds=args.seconds,
+                                seed=args.seed)
+        except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
             continue
         if args.json:

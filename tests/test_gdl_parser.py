@@ -171,12 +171,6 @@ def test_function_terms_nest_fifty_deep() -> None:
     assert term == Constant("a")
 
 
-@pytest.mark.xfail(
-    reason="reasoner bug: the parser recurses once per nesting level and raises "
-    "RecursionError near depth 500; SPEC section 1 asks for function terms of any depth",
-    raises=RecursionError,
-    strict=True,
-)
 def test_function_terms_nest_a_thousand_deep() -> None:
     """A function term nested 1000 deep parses (SPEC: support any depth)."""
     (rule,) = parse_game(f"(init {nested(1000)})").rules

@@ -88,13 +88,13 @@ def variable_text(var: Variable) -> str:
     return "V" + escape_identifier(var.name)
 
 
-def term_text(term: Term) -> str:
-    """ASP text of a GDL term."""
+def term_text(term: Term, anonymous: frozenset[str] = frozenset()) -> str:
+    """ASP text of a GDL term; variables named in ``anonymous`` are written ``_``."""
     if isinstance(term, Constant):
         return constant_text(term.name)
     if isinstance(term, Variable):
-        return variable_text(term)
-    args = ",".join(term_text(arg) for arg in term.args)
+        return "_" if term.name in anonymous else variable_text(term)
+    args = ",".join(term_text(arg, anonymous) for arg in term.args)
     if is_plain_identifier(term.name):
         return f"{term.name}({args})"
     return f"({constant_text(term.name)},{args})"

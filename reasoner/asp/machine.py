@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import clingo
 
 from reasoner.asp.encoding import constant_text
+from reasoner.asp.stratification import GroundDependencies
 from reasoner.asp.superset import Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
@@ -102,8 +103,19 @@ class Machine:
             [translation.game_program, translation.next_layer_program, *domain, *control]
         )
         ctl = new_control(["--models=2"] if check_unique_model else [])
+        dependencies = GroundDependencies() if check_unique_model else None
+        if dependencies is not None:
+            ctl.register_observer(dependencies)
         ctl.add("base", [], program)
         ctl.ground([("base", [])])
+        if dependencies is not None:
+            cycle = dependencies.negative_cycle()
+            if cycle is not None:
+                atom_names = {a.literal: str(a.symbol) for a in ctl.symbolic_atoms}
+                head, negated = (atom_names.get(x, "an auxiliary atom") for x in cycle)
+                raise GdlValidationError(
+                    "the rules are not stratified: negation through recursion between ground "
+                    f"atoms ({head} depends on not {negated} and back)")
         self._ctl = ctl
         self._check_unique = check_unique_model
         atoms = ctl.symbolic_atoms

@@ -23,7 +23,15 @@ from dataclasses import dataclass
 
 from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.normal_form import flat_rules
-from reasoner.gdl.syntax import Atom, Distinct, GameDescription, Literal, Not, Rule
+from reasoner.gdl.syntax import (
+    Atom,
+    Distinct,
+    GameDescription,
+    Literal,
+    Not,
+    Rule,
+    literal_variables,
+)
 from reasoner.gdl.unfolding import unfold
 
 __all__ = ["Translation", "translate"]
@@ -32,18 +40,33 @@ Signature = tuple[str, int]
 _NEXT_LAYER = "_n_"
 
 
-def _atom_text(atom: Atom, rename: dict[Signature, str] | None = None) -> str:
+def _atom_text(atom: Atom, rename: dict[Signature, str] | None = None,
+               anonymous: frozenset[str] = frozenset()) -> str:
     name = predicate_name(atom.name)
     if rename is not None:
         name = rename.get(atom.signature, name)
     if not atom.args:
         return name
-    return f"{name}({','.join(term_text(arg) for arg in atom.args)})"
+    return f"{name}({','.join(term_text(arg, anonymous) for arg in atom.args)})"
 
 
-def _literal_text(literal: Literal, rename: dict[Signature, str] | None = None) -> str:
+def _singletons(rule: Rule) -> frozenset[str]:
+    """Variables that occur once in the rule (necessarily in a positive body atom, as the rule
+    is safe): written as ``_``, they let the grounder project them away instead of
+    enumerating every value they could take."""
+    counts: dict[str, int] = defaultdict(int)
+    for var in literal_variables(rule.head):
+        counts[var.name] += 1
+    for literal in rule.body:
+        for var in literal_variables(literal):
+            counts[var.name] += 1
+    return frozenset(name for name, count in counts.items() if count == 1)
+
+
+def _literal_text(literal: Literal, rename: dict[Signature, str] | None = None,
+                  anonymous: frozenset[str] = frozenset()) -> str:
     if isinstance(literal, Atom):
-        return _atom_text(literal, rename)
+        return _atom_text(literal, rename, anonymous)
     if isinstance(literal, Distinct):
         return f"{term_text(literal.left)}!={term_text(literal.right)}"
     if isinstance(literal, Not):
@@ -62,7 +85,8 @@ def _rule_text(rule: Rule, rename: dict[Signature, str] | None = None,
     head = _atom_text(rule.head, rename)
     if not body:
         return head + "."
-    return head + " :- " + ", ".join(_literal_text(lit, rename) for lit in body) + "."
+    anonymous = _singletons(Rule(rule.head, tuple(body)))
+    return head + " :- " + ", ".join(_literal_text(lit, rename, anonymous) for lit in body) + "."
 
 
 def _comment(rule: Rule) -> str:

@@ -8,6 +8,7 @@ parentheses (``terminal`` and ``(terminal)`` are the same atom).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from reasoner.errors import GdlSyntaxError
@@ -29,6 +30,13 @@ from reasoner.gdl.syntax import (
 __all__ = ["parse_game", "parse_term"]
 
 _CONNECTIVES = frozenset({"<=", "not", "distinct", "or"})
+# Deeper nesting is refused with a clear error; the recursion limit below covers it.
+MAX_DEPTH = 1024
+_RECURSION_LIMIT = 20 * MAX_DEPTH
+if sys.getrecursionlimit() < _RECURSION_LIMIT:
+    # Terms are processed recursively (parse, print, translate); a term MAX_DEPTH deep needs
+    # a few frames per level.
+    sys.setrecursionlimit(_RECURSION_LIMIT)
 _WHITESPACE = " \t\n\r\f\v"
 _DELIMITERS = "();" + _WHITESPACE
 
@@ -65,12 +73,19 @@ def _read_sexprs(text: str) -> list[_SExpr]:
             i += 1
             column += 1
             continue
+        if ch < " ":
+            # Control characters (NUL above all) have no place in GDL and would end a C
+            # string inside clingo.
+            raise GdlSyntaxError(f"control character U+{ord(ch):04X} in the text", line, column)
         if ch == ";":
             while i < n and text[i] not in "\r\n":
                 i += 1
             continue
         pos = Position(line, column)
         if ch == "(":
+            if len(stack) >= MAX_DEPTH:
+                raise GdlSyntaxError(f"parentheses nested deeper than {MAX_DEPTH} levels",
+                                     line, column)
             stack.append((pos, []))
             i += 1
             column += 1
@@ -85,7 +100,7 @@ def _read_sexprs(text: str) -> list[_SExpr]:
             column += 1
             continue
         j = i
-        while j < n and text[j] not in _DELIMITERS:
+        while j < n and text[j] not in _DELIMITERS and text[j] >= " ":
             j += 1
         token = _Token(text[i:j], pos)
         (stack[-1][1] if stack else top).append(token)

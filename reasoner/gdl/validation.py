@@ -1,10 +1,12 @@
 """Check that a parsed game is valid GDL.
 
 Errors (raised as :class:`GdlValidationError`, naming the rule and its line:column):
-safety, stratification, the restrictions on the GDL keywords, one arity per relation and per
-function symbol, integer goal values in 0..100, GDL-II constructs. Findings that real games
-in the public corpus commonly violate without harm (the recursion restriction) are returned
-as warnings, so that a user still learns of them.
+GDL-II constructs (checked first, so a GDL-II game is always reported as such), safety, the
+recursion restriction, the restrictions on the GDL keywords, one arity per relation and per
+function symbol, integer goal values in 0..100. Returned as warnings: negation through
+recursion between relations (several ggp.org games write ``(<= (goal r 100) (not (goal r
+0)))``, stratified on the ground level, which the engine checks), a role named ``random``,
+and, when validating leniently, names used with two arities.
 """
 
 from __future__ import annotations
@@ -134,7 +136,9 @@ def _check_goal_value(rule: Rule) -> None:
     value = rule.head.args[1]
     if isinstance(value, Function):
         raise _error(rule, "a goal value must be an integer between 0 and 100")
-    if isinstance(value, Constant) and not (value.name.isdigit() and 0 <= int(value.name) <= 100):
+    if isinstance(value, Constant) and not (
+        value.name.isdigit() and str(int(value.name)) == value.name and int(value.name) <= 100
+    ):
         raise _error(rule, f"goal value '{value.name}' is not an integer between 0 and 100")
 
 
@@ -277,6 +281,12 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
     graph: dict[Signature, set[Signature]] = defaultdict(set)
     negative_edges: list[tuple[Signature, Signature, Rule]] = []
     flats: list[tuple[Rule, Rule]] = []
+    for rule in game.rules:
+        if rule.head.name == "sees" or any(
+            atom.name == "sees" for literal in rule.body for atom, _ in _body_atoms(literal)
+        ):
+            raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
+                         UnsupportedGdlError)
     for rule in game.rules:
         _check_keywords(rule)
         arities.rule(rule)

@@ -1,0 +1,231 @@
+"""The ``gdl-reasoner`` command line, run as a real subprocess.
+
+The CLI's contract (``reasoner/cli.py``): every command prints one clear line on bad input and
+exits non-zero, never a traceback; good input prints the documented output and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import clingo
+
+PROJECT = Path(__file__).resolve().parents[1]
+GAMES = PROJECT / "games"
+BUNDLED = sorted(GAMES.glob("*.kif"))
+
+MALFORMED = "(role robot)\n(init (cell 1)\n(legal robot go)\n"
+INVALID = "(role robot)\n(q a)\n  (<= (p ?x) (q a))\n"
+
+
+def run_cli(*args: str | Path, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m reasoner.cli ARGS`` from the project root and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", *map(str, args)],
+        cwd=PROJECT, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    """Write a GDL file into ``folder``."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- check --------------------------------------------------------------------------------
+
+
+def test_check_bundled_game_prints_ok() -> None:
+    """``check games/tictactoe.kif`` prints one ok line with roles and sizes, exit 0."""
+    result = run_cli("check", "games/tictactoe.kif")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    (line,) = result.stdout.splitlines()
+    assert line.startswith("games/tictactoe.kif: ok: roles xplayer oplayer; ")
+    assert "29 fluents, 20 moves" in line
+
+
+def test_check_every_bundled_game_prints_ok() -> None:
+    """``check`` over all bundled games prints an ok line for each and exits 0."""
+    result = run_cli("check", *(path.relative_to(PROJECT) for path in BUNDLED))
+    assert result.returncode == 0, result.stderr
+    ok_lines = [line for line in result.stdout.splitlines() if ": ok: " in line]
+    assert [line.split(":", 1)[0] for line in ok_lines] == [
+        str(path.relative_to(PROJECT)) for path in BUNDLED
+    ]
+
+
+def test_check_malformed_file_prints_one_line_with_position(tmp_path: Path) -> None:
+    """A malformed file gives exactly one stderr line with line and column, exit 1."""
+    path = write(tmp_path, "malformed.kif", MALFORMED)
+    result = run_cli("check", path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line == (f"gdl-reasoner: {path}: GdlSyntaxError: line 2, column 1: "
+                    "'(' is never closed")
+
+
+def test_check_invalid_file_prints_one_line_with_rule(tmp_path: Path) -> None:
+    """An invalid (unsafe) game gives one stderr line naming line:column and the rule."""
+    path = write(tmp_path, "invalid.kif", INVALID)
+    result = run_cli("check", path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"gdl-reasoner: {path}: GdlValidationError: line 3, column 3: ")
+    assert "(<= (p ?x) (q a))" in line
+
+
+def test_check_missing_file_prints_one_clear_line(tmp_path: Path) -> None:
+    """A missing file gives one line naming the file and the reason, non-zero exit."""
+    path = tmp_path / "no-such-game.kif"
+    result = run_cli("check", path)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert str(path) in line
+    assert "No such file" in line
+
+
+def test_check_reports_warnings_on_stdout(tmp_path: Path) -> None:
+    """A game that loads with a warning prints ok and then a warning line, exit 0."""
+    text = (GAMES / "tictactoe.kif").read_text(encoding="utf-8") + "\n(foo a)\n(foo a b)\n"
+    path = write(tmp_path, "lenient.kif", text)
+    result = run_cli("check", "--lenient", path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{path}: ok: roles xplayer oplayer")
+    assert len(lines) == 2
+    assert lines[1].startswith(f"{path}: warning: ")
+    assert "relation 'foo'" in lines[1]
+
+
+def test_check_deeply_nested_term_prints_no_traceback(tmp_path: Path) -> None:
+    """A term nested 1000 deep never makes ``check`` print a traceback."""
+    term = "(f " * 1000 + "a" + ")" * 1000
+    path = write(tmp_path, "deep.kif", f"(role r)\n(init {term})\n(legal r noop)\n(goal r 1)\n")
+    result = run_cli("check", path)
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) <= 1
+
+
+# -- translate ----------------------------------------------------------------------------
+
+
+def test_translate_prints_a_program_clingo_grounds(tmp_path: Path) -> None:
+    """``translate`` prints ASP that clingo accepts and that derives the initial legal moves."""
+    result = run_cli("translate", "games/tictactoe.kif")
+    assert result.returncode == 0, result.stderr
+    control = clingo.Control(["--warn=none"])
+    control.add("base", [], result.stdout + "true(F) :- init(F).\n#show legal/2.\n")
+    control.ground([("base", [])])
+    models: list[list[clingo.Symbol]] = []
+    control.solve(on_model=lambda model: models.append(model.symbols(shown=True)))
+    assert len(models) == 1
+    legal = {str(symbol) for symbol in models[0]}
+    assert legal == {f"legal(xplayer,mark({x},{y}))" for x in (1, 2, 3) for y in (1, 2, 3)} | {
+        "legal(oplayer,noop)"
+    }
+
+
+def test_translate_relaxed_program_also_grounds() -> None:
+    """``translate --relaxed`` appends the relaxed program; clingo grounds the whole text."""
+    result = run_cli("translate", "--relaxed", "games/nim.kif")
+    assert result.returncode == 0, result.stderr
+    assert "does(R,M) :- legal(R,M)." in result.stdout
+    control = clingo.Control(["--warn=none"])
+    control.add("base", [], result.stdout)
+    control.ground([("base", [])])
+    assert len(control.symbolic_atoms) > 0
+
+
+def test_translate_malformed_file_prints_one_line(tmp_path: Path) -> None:
+    """``translate`` on a malformed file prints one stderr line with the position, exit 1."""
+    path = write(tmp_path, "malformed.kif", MALFORMED)
+    result = run_cli("translate", path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "line 2, column 1" in line
+
+
+# -- bench --------------------------------------------------------------------------------
+
+
+def test_bench_json_prints_one_object_per_game() -> None:
+    """``bench --json --runs 3 --seconds 0.2`` prints one JSON object per game, exit 0."""
+    result = run_cli("bench", "--json", "--runs", "3", "--seconds", "0.2",
+                     "games/tictactoe.kif", "games/nim.kif")
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["game"] for record in records] == ["tictactoe", "nim"]
+    for record in records:
+        assert {"game", "backend", "updates_per_sec", "load_ms"} <= record.keys()
+        assert isinstance(record["backend"], str) and record["backend"]
+        assert record["updates_per_sec"] > 0
+        assert record["load_ms"] > 0
+
+
+def test_bench_missing_file_prints_one_clear_line(tmp_path: Path) -> None:
+    """``bench`` on a missing file prints one line and exits non-zero, no traceback."""
+    result = run_cli("bench", "--runs", "1", "--seconds", "0.1", tmp_path / "missing.kif")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_bench_malformed_file_prints_one_line(tmp_path: Path) -> None:
+    """``bench`` on a malformed file prints one line with the position, exit 1."""
+    path = write(tmp_path, "malformed.kif", MALFORMED)
+    result = run_cli("bench", "--runs", "1", "--seconds", "0.1", path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert "line 2, column 1" in line
+
+
+# -- sweep --------------------------------------------------------------------------------
+
+
+def test_sweep_reports_loaded_and_rejected(tmp_path: Path) -> None:
+    """``sweep`` over good, malformed and invalid games prints their fates, exit 0."""
+    write(tmp_path, "good.kif", (GAMES / "nim.kif").read_text(encoding="utf-8"))
+    write(tmp_path, "malformed.kif", MALFORMED)
+    write(tmp_path, "invalid.kif", INVALID)
+    result = run_cli("sweep", tmp_path, "--timeout", "30", "--playouts", "1")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()
+            if line.endswith(".kif") or ".kif " in line}
+    assert rows == {"good.kif": "loaded", "malformed.kif": "rejected", "invalid.kif": "rejected"}
+    assert "total: 1 loaded, 2 rejected, 0 defect, 0 limit, 0 failed of 3 files" in result.stdout
+
+
+def test_sweep_json_prints_one_fate_per_file(tmp_path: Path) -> None:
+    """``sweep --json`` prints one JSON fate per file with the rejection reason."""
+    write(tmp_path, "invalid.kif", INVALID)
+    write(tmp_path, "good.kif", (GAMES / "nim.kif").read_text(encoding="utf-8"))
+    result = run_cli("sweep", tmp_path, "--json", "--timeout", "30", "--playouts", "1")
+    assert result.returncode == 0, result.stderr
+    fates = {Path(f["path"]).name: f for f in map(json.loads, result.stdout.splitlines())}
+    assert fates.keys() == {"good.kif", "invalid.kif"}
+    assert fates["good.kif"]["fate"] == "loaded"
+    assert fates["good.kif"]["roles"] == 2
+    assert fates["invalid.kif"]["fate"] == "rejected"
+    assert "line 3, column 3" in fates["invalid.kif"]["reason"]
+
+
+def test_sweep_on_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    """``sweep`` on a folder that does not exist prints one line and exits 2."""
+    result = run_cli("sweep", tmp_path / "nowhere")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert "is not a folder" in line
