@@ -103,31 +103,36 @@ def _literal_terms(literal: Literal) -> Iterator[Term]:
             yield from _literal_terms(disjunct)
 
 
-def _check_keywords(rule: Rule) -> None:
+def _is_keyword(atom: Atom) -> bool:
+    """A GDL keyword used with its own arity (lenient reading lets e.g. a binary ``next``
+    stand as an ordinary relation)."""
+    return _ARITIES.get(atom.name) == atom.arity
+
+
+def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
+                    reported: set[tuple[str, int]]) -> None:
+    atoms = [rule.head] + [atom for literal in rule.body for atom, _ in _body_atoms(literal)]
+    for atom in atoms:
+        expected = _ARITIES.get(atom.name)
+        if expected is not None and atom.arity != expected:
+            message = f"'{atom.name}' takes {expected} argument(s), not {atom.arity}"
+            if strict:
+                raise _error(rule, message)
+            if atom.signature not in reported:
+                reported.add(atom.signature)
+                warnings.append(Warning(f"{message}; read as an ordinary relation in "
+                                        f"{_describe(rule)}", rule.pos))
     head = rule.head
-    if head.name in _BODY_ONLY:
+    if head.name in _BODY_ONLY and _is_keyword(head):
         raise _error(rule, f"'{head.name}' may only appear in rule bodies")
-    if head.name == "sees":
-        raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
-                     UnsupportedGdlError)
-    expected = _ARITIES.get(head.name)
-    if expected is not None and head.arity != expected:
-        raise _error(rule, f"'{head.name}' takes {expected} argument(s), not {head.arity}")
-    if head.name == "role" and not rule.is_fact:
-        raise _error(rule, "'role' may only be stated as a fact")
-    if head.name == "role" and not isinstance(head.args[0], Constant):
-        raise _error(rule, "a role must be a constant")
-    for literal in rule.body:
-        for atom, _ in _body_atoms(literal):
-            if atom.name in _HEAD_ONLY:
-                raise _error(rule, f"'{atom.name}' may only appear in rule heads")
-            if atom.name == "sees":
-                raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays "
-                             "base GDL", UnsupportedGdlError)
-            expected = _ARITIES.get(atom.name)
-            if expected is not None and atom.arity != expected:
-                raise _error(rule, f"'{atom.name}' takes {expected} argument(s), not "
-                             f"{atom.arity}")
+    if head.name == "role" and _is_keyword(head):
+        if not rule.is_fact:
+            raise _error(rule, "'role' may only be stated as a fact")
+        if not isinstance(head.args[0], Constant):
+            raise _error(rule, "a role must be a constant")
+    for atom in atoms[1:]:
+        if atom.name in _HEAD_ONLY and _is_keyword(atom):
+            raise _error(rule, f"'{atom.name}' may only appear in rule heads")
 
 
 def _check_goal_value(rule: Rule) -> None:
@@ -276,6 +281,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
         GdlValidationError: naming the offending rule and its line:column.
     """
     warnings: list[Warning] = []
+    reported: set[tuple[str, int]] = set()
     arities = _Arities(strict, warnings)
     roles: list[Rule] = []
     graph: dict[Signature, set[Signature]] = defaultdict(set)
@@ -288,10 +294,10 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
             raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
                          UnsupportedGdlError)
     for rule in game.rules:
-        _check_keywords(rule)
+        _check_keywords(rule, strict, warnings, reported)
         arities.rule(rule)
         _check_goal_value(rule)
-        if rule.head.name == "role":
+        if rule.head.name == "role" and _is_keyword(rule.head):
             roles.append(rule)
         head = rule.head.signature
         graph[head]
@@ -339,12 +345,13 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
         "terminal": {"does"},
     }
     for rule in game.rules:
-        banned = forbidden.get(rule.head.name)
+        banned = forbidden.get(rule.head.name) if _is_keyword(rule.head) else None
         if not banned:
             continue
         for literal in rule.body:
             for atom, _ in _body_atoms(literal):
-                reached = {sig[0] for sig in _reaches(graph, atom.signature)}
+                reached = {name for name, arity in _reaches(graph, atom.signature)
+                           if _ARITIES.get(name) == arity}
                 bad = banned & reached
                 if bad:
                     raise _error(rule, f"'{rule.head.name}' must not depend on "

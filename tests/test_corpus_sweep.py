@@ -1,0 +1,141 @@
+"""The corpus sweep: every file of ../shared/corpus loads and plays, or is turned away for a
+stated reason.
+
+CI runs a fixed, seeded sample (plus the files whose fate is special); ``make sweep``
+(GDL_CORPUS_FULL=1) runs every file. The table of every file's fate is printed either way.
+A crash (fate ``failed``) always fails the test; so does any rejection, defect or limit that
+is not explained below.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from reasoner.engine.limits import Limits
+from reasoner.sweep import Fate, format_table, sweep
+
+pytestmark = pytest.mark.corpus
+
+SAMPLE_SIZE = int(os.environ.get("GDL_CORPUS_SAMPLE", "40"))
+SAMPLE_SEED = 20261122
+FULL = os.environ.get("GDL_CORPUS_FULL") == "1"
+
+# Files that are not valid GDL, and why (a substring of the message).
+EXPECTED_REJECTIONS = {
+    "ggp-base-tests/test_invalid_function_arities_differ.kif": "function 'a' is used with",
+    "ggp-base-tests/test_invalid_sentence_arities_differ.kif": "relation 'foo' is used with",
+    "libgdl/kono.kif": "function 'move' is used with",  # loads with --lenient
+    "libgdl/fire_sheep.kif": "'terminal' must not depend on 'does'",
+    "ggp-base-legacy/blokbox_duo.kif": "unsafe rule",
+    "ggp-base-legacy/slaughter.kif": "unsafe rule",
+    "ggp-base-legacy/test_case_3b.kif": "unsafe rule",
+    "ggp-base-legacy/test_case_3e.kif": "unsafe rule",
+    "ggp-base-legacy/test_case_3f.kif": "unsafe rule",
+    "ggp-base-legacy/ticTacToeClassic.kif": "unsafe rule",
+}
+
+# Files whose rules misbehave in play (the game's fault, found by the sweep), and how.
+EXPECTED_DEFECTS = {
+    "ggp-base-legacy/pentago.kif": "several goal values",
+}
+
+# Files whose grounding exceeds the sweep's bounds: huge move sets (amazons, chess variants)
+# or rule chains built to defeat bottom-up evaluation (ruleDepth*). CI's sample skips them,
+# the full sweep reports them.
+EXPECTED_LIMITS = {
+    "ggp-base-legacy/amazons.kif",
+    "ggp-base-legacy/chess.kif",
+    "ggp-base-legacy/racer4.kif",
+    "ggp-base-legacy/ruleDepthExponential.kif",
+    "ggp-base-legacy/ruleDepthQuadratic.kif",
+    "ggp-base-legacy/skirmish.kif",
+    "ggp-base-legacy/strangeSkirmish.kif",
+    "ggp-repository/alexChess.kif",
+    "ggp-repository/amazons.kif",
+    "ggp-repository/amazonsSuicide.kif",
+    "ggp-repository/amazonsTorus.kif",
+}
+
+# Always in the sample: each kind of special fate at least once.
+ALWAYS = [
+    "ggp-base-tests/test_invalid_function_arities_differ.kif",
+    "ggp-base-tests/test_invalid_sentence_arities_differ.kif",
+    "ggp-base-tests/test_case_3a.kif",
+    "ggp-repository/beatMania.kif",
+    "ggp-repository/ticTacToe.kif",
+    "ggp-repository/futoshiki4.kif",
+    "ggp-base-legacy/chinesecheckers3.kif",
+    "uwa-gamecontroller-gdl2/montyhall.kif",
+    "libgdl/kono.kif",
+]
+
+
+def _gdl2(corpus: Path) -> set[str]:
+    """Files that use GDL-II's sees, per the corpus manifest."""
+    with (corpus / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:
+        return {row["file"] for row in csv.DictReader(handle, delimiter="\t")
+                if "GDL-II:sees" in row["notes"]}
+
+
+def _selection(corpus: Path) -> list[Path]:
+    every = sorted(str(p.relative_to(corpus)) for p in corpus.glob("*/*.kif"))
+    if FULL:
+        return [corpus / name for name in every]
+    rng = random.Random(SAMPLE_SEED)
+    pool = [name for name in every if name not in EXPECTED_LIMITS and name not in ALWAYS]
+    chosen = sorted(set(rng.sample(pool, min(SAMPLE_SIZE, len(pool)))) | set(ALWAYS))
+    return [corpus / name for name in chosen if (corpus / name).exists()]
+
+
+def _unexplained(fate: Fate, name: str, gdl2: set[str]) -> str | None:
+    if fate.fate == "loaded":
+        return None
+    if fate.fate == "rejected":
+        if name in gdl2:
+            return None if "GDL-II" in fate.reason else "GDL-II file not reported as GDL-II"
+        expected = EXPECTED_REJECTIONS.get(name)
+        return None if expected and expected in fate.reason else "unexpected rejection"
+    if fate.fate == "defect":
+        expected = EXPECTED_DEFECTS.get(name)
+        return None if expected and expected in fate.reason else "unexpected defect"
+    if fate.fate == "limit":
+        return None if name in EXPECTED_LIMITS else "unexpected resource limit"
+    return "crash"
+
+
+def test_corpus_sweep(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every selected corpus file loads and plays seeded random playouts, or has a stated fate."""
+    gdl2 = _gdl2(corpus)
+    paths = _selection(corpus)
+    fates = list(sweep(paths, limits=Limits(seconds=60 if FULL else 30, memory_mb=4096),
+                       playouts=3, max_steps=200, seed=0))
+    with capsys.disabled():
+        print("\n" + format_table(fates, corpus))
+    problems = []
+    for fate in fates:
+        name = str(Path(fate.path).relative_to(corpus))
+        why = _unexplained(fate, name, gdl2)
+        if why:
+            problems.append(f"{name}: {why}: {fate.fate}: {fate.reason}")
+    assert not problems, "\n".join(problems)
+
+
+def test_expected_rejections_are_still_rejected(corpus: Path) -> None:
+    """Each file listed as invalid is still rejected with its reason (the list is not stale)."""
+    fates = list(sweep([corpus / name for name in EXPECTED_REJECTIONS],
+                       limits=Limits(seconds=30, memory_mb=4096), playouts=1))
+    for fate in fates:
+        name = str(Path(fate.path).relative_to(corpus))
+        assert fate.fate == "rejected", f"{name}: {fate.fate}"
+        assert EXPECTED_REJECTIONS[name] in fate.reason
+
+
+def test_lenient_reading_loads_kono(corpus: Path) -> None:
+    """kono.kif, rejected for a name with two arities, loads and plays when read leniently."""
+    (fate,) = sweep([corpus / "libgdl" / "kono.kif"], limits=Limits(30, 4096), strict=False)
+    assert fate.fate == "loaded", fate.reason
