@@ -118,6 +118,31 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if summarise(fates).get("failed") else EXIT_OK
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from reasoner.server.app import serve
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    games = Path(args.games) if args.games else None
+    if games is not None and not games.is_dir():
+        print(f"gdl-reasoner: --games {games} is not a folder", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        serve(args.host, args.port, games=games, max_games=args.max_games,
+              workers=args.workers, max_message_mb=args.max_message_mb)
+    except OSError as error:
+        print(f"gdl-reasoner: cannot serve on {args.host}:{args.port}: {error}",
+              file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _bundled_games() -> str | None:
+    folder = Path(__file__).resolve().parent.parent / "games"
+    return str(folder) if folder.is_dir() else None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gdl-reasoner",
@@ -149,6 +174,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per game and backend")
     p.set_defaults(run=_cmd_bench)
+
+    p = commands.add_parser("serve", help="run the gRPC reasoner service")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=50051, help="0 picks a free port")
+    p.add_argument("--games", default=_bundled_games(),
+                   help="folder of .kif files to preload (default: the bundled games)")
+    p.add_argument("--max-games", type=int, default=64, help="size of the game cache")
+    p.add_argument("--workers", type=int, default=8, help="threads serving requests")
+    p.add_argument("--max-message-mb", type=int, default=16,
+                   help="largest request or response in MiB")
+    p.set_defaults(run=_cmd_serve)
 
     p = commands.add_parser("sweep", help="load and play every .kif file under a folder")
     p.add_argument("folder", nargs="?", default="../shared/corpus")

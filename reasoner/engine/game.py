@@ -110,16 +110,14 @@ class Game:
         if limits is not None:
             run_bounded(_probe_load, (text, case_sensitive, strict), limits)
         t0 = time.perf_counter()
-        try:
-            description = parse_game(text, case_sensitive=case_sensitive)
-        except GdlSyntaxError as error:
-            if _SEES.search(text):
-                raise UnsupportedGdlError(
-                    "GDL-II ('sees') is not supported: this reasoner plays base GDL "
-                    f"(the text also fails to parse as GDL: {error})",
-                    error.line, error.column,
-                ) from error
-            raise
+        description = parse_gdl(text, case_sensitive=case_sensitive)
+        return cls.from_description(description, case_sensitive=case_sensitive, strict=strict,
+                                    parse_ms=(time.perf_counter() - t0) * 1e3)
+
+    @classmethod
+    def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
+                         strict: bool = True, parse_ms: float = 0.0) -> Game:
+        """Validate, translate and ground an already parsed game (see :meth:`from_gdl`)."""
         t1 = time.perf_counter()
         found = validate(description, strict=strict)
         t2 = time.perf_counter()
@@ -128,7 +126,8 @@ class Game:
         superset = compute_superset(translation)
         t4 = time.perf_counter()
         roles = [str(rule.head.args[0]) for rule in description.rules
-                 if rule.head.name == "role" and isinstance(rule.head.args[0], Constant)]
+                 if rule.head.name == "role" and rule.head.arity == 1
+                 and isinstance(rule.head.args[0], Constant)]
         machine = Machine(
             translation, superset, roles,
             check_unique_model=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
@@ -137,7 +136,7 @@ class Game:
         machine.info(machine.init_bits)
         t5 = time.perf_counter()
         statistics = LoadStatistics(
-            parse_ms=(t1 - t0) * 1e3, validate_ms=(t2 - t1) * 1e3,
+            parse_ms=parse_ms, validate_ms=(t2 - t1) * 1e3,
             translate_ms=(t3 - t2) * 1e3, superset_ms=(t4 - t3) * 1e3,
             ground_ms=(t5 - t4) * 1e3, fluents=len(machine.fluent_texts),
             moves=len(machine.move_texts), rules=translation.flat_rule_count,
@@ -248,16 +247,36 @@ class Game:
         Raises:
             IllegalMoveError: a role is missing or unknown, or a move is not legal.
         """
-        joint = self._joint_ids(joint_move)
-        info, next_bits, _ = self._machine.step(state.bits, joint)
-        assert info is not None
-        for role_index, move in enumerate(joint):
-            if move not in info.legal[role_index]:
-                raise IllegalMoveError(
-                    f"{self._moves[move].text} is not legal for {self.roles[role_index]} "
-                    "in this state"
-                )
-        return State(next_bits, self.fluents)
+        return self.successor(state, self._joint_ids(joint_move))[0]
+
+    def successor(self, state: State, joint: tuple[int, ...], *,
+                  check_legal: bool = True) -> tuple[State, StateInfo]:
+        """The successor under a joint move given as move ids (one per role, role order),
+        with the successor's info, from a single solve.
+
+        Raises:
+            IllegalMoveError: a wrong number of moves, a move id of another role or outside
+                the move table, or (with ``check_legal``) a move that is not legal.
+            InvalidStateError: the state names fluent ids outside the table.
+        """
+        self._check_state(state)
+        if len(joint) != len(self.roles):
+            raise IllegalMoveError(f"a joint move needs one move per role ({len(self.roles)}), "
+                                   f"got {len(joint)}")
+        move_role = self._machine.move_role
+        for index, move in enumerate(joint):
+            if not 0 <= move < len(move_role) or move_role[move] != index:
+                raise IllegalMoveError(f"move id {move} is not a move of role "
+                                       f"{self.roles[index]} in this game")
+        info, next_bits, next_info = self._machine.step(state.bits, joint, current=check_legal)
+        if info is not None:
+            for role_index, move in enumerate(joint):
+                if move not in info.legal[role_index]:
+                    raise IllegalMoveError(
+                        f"{self._moves[move].text} is not legal for {self.roles[role_index]} "
+                        "in this state"
+                    )
+        return State(next_bits, self.fluents), next_info
 
     # -- fast paths in ids (players and benchmarks) --------------------------------------
 
@@ -273,11 +292,14 @@ class Game:
 
     # -- internals -----------------------------------------------------------------------
 
-    def _info(self, state: State) -> StateInfo:
+    def _check_state(self, state: State) -> None:
         if not isinstance(state, State):
             raise InvalidStateError(f"expected a State, got {type(state).__name__}")
         if state.bits >> len(self.fluents):
             raise InvalidStateError("the state names fluent ids outside this game's table")
+
+    def _info(self, state: State) -> StateInfo:
+        self._check_state(state)
         return self._machine.info(state.bits)
 
     def _role(self, role: str) -> int:
@@ -315,6 +337,20 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game roles={list(self.roles)} fluents={len(self.fluents)} "
                 f"moves={len(self._moves)}>")
+
+
+def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
+    """Parse GDL text, telling GDL-II apart when the text does not parse as base GDL."""
+    try:
+        return parse_game(text, case_sensitive=case_sensitive)
+    except GdlSyntaxError as error:
+        if _SEES.search(text):
+            raise UnsupportedGdlError(
+                "GDL-II ('sees') is not supported: this reasoner plays base GDL "
+                f"(the text also fails to parse as GDL: {error.message})",
+                error.line, error.column,
+            ) from error
+        raise
 
 
 def _probe_load(text: str, case_sensitive: bool, strict: bool) -> LoadStatistics:

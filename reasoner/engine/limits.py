@@ -31,6 +31,9 @@ class Limits:
 
     seconds: float = 60.0
     memory_mb: int = 4096
+    # How the child starts: "fork" (cheap; fine in single-threaded programs) or
+    # "forkserver" (for multi-threaded servers: children fork from a clean helper process).
+    start_method: str = "fork"
 
 
 def _child(connection: Connection, memory_mb: int, func: Callable[..., Any],
@@ -66,7 +69,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits) -
         ReasonerError: whatever the work raised deliberately.
         BoundedCrash: any other failure inside the child.
     """
-    context = multiprocessing.get_context("fork")
+    context: Any = multiprocessing.get_context(limits.start_method)
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(sender, limits.memory_mb, func, args),
                               daemon=True)

@@ -1,0 +1,109 @@
+"""Start the service: ``create_server`` for tests and embedding, ``serve`` for the CLI."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from concurrent import futures
+from pathlib import Path
+from types import FrameType
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from reasoner.engine.limits import Limits
+from reasoner.errors import ReasonerError
+from reasoner.server.registry import GameRegistry
+from reasoner.server.service import ReasonerService
+from reasoner.v1 import reasoner_pb2 as pb
+from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+
+__all__ = ["DEFAULT_LIMITS", "create_server", "serve"]
+
+log = logging.getLogger("gdl-reasoner")
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Reasoner"].full_name
+DEFAULT_LIMITS = Limits(seconds=60.0, memory_mb=4096, start_method="forkserver")
+
+
+def preload(registry: GameRegistry, folder: Path) -> list[str]:
+    """Load every ``.kif`` file of a folder; a file that fails is logged and skipped."""
+    ids = []
+    for path in sorted(folder.glob("*.kif")):
+        try:
+            loaded, _ = registry.load(path.read_text(encoding="utf-8", errors="replace"))
+        except (ReasonerError, OSError) as error:
+            log.warning("not serving %s: %s", path.name, error)
+            continue
+        log.info("serving %-20s %s", path.stem, loaded.id)
+        ids.append(loaded.id)
+    return ids
+
+
+def create_server(
+    address: str = "127.0.0.1:0",
+    *,
+    games: Path | None = None,
+    max_games: int = 64,
+    workers: int = 8,
+    max_message_mb: int = 16,
+    limits: Limits | None = DEFAULT_LIMITS,
+) -> tuple[grpc.Server, int, GameRegistry]:
+    """Build and start a server; returns it, the bound port and its game registry.
+
+    Args:
+        address: host:port to bind; port 0 picks a free port.
+        games: A folder of ``.kif`` files to preload.
+        max_games: Size of the game cache (least recently used games are evicted).
+        workers: Threads serving requests.
+        max_message_mb: Largest request or response in MiB (larger: RESOURCE_EXHAUSTED).
+        limits: Time and memory bounds for loading one game (None: unbounded).
+    """
+    registry = GameRegistry(max_games=max_games, limits=limits)
+    if games is not None:
+        preload(registry, games)
+    size = max_message_mb * 1024 * 1024
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reasoner"),
+        options=[("grpc.max_receive_message_length", size),
+                 ("grpc.max_send_message_length", size),
+                 ("grpc.so_reuseport", 0)],
+    )
+    pb_grpc.add_ReasonerServicer_to_server(  # type: ignore[no-untyped-call]
+        ReasonerService(registry), server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+         reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(address)
+    if port == 0:
+        raise OSError(f"cannot bind {address}")
+    server.start()
+    return server, port, registry
+
+
+def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = None,
+          max_games: int = 64, workers: int = 8, max_message_mb: int = 16) -> None:
+    """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
+    server, bound, registry = create_server(
+        f"{host}:{port}", games=games, max_games=max_games, workers=workers,
+        max_message_mb=max_message_mb)
+    log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
+             len(registry.ids()))
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        del frame
+        log.info("received %s, shutting down", signal.Signals(signum).name)
+        stopping.set()
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    stopping.wait()
+    server.stop(grace=5.0).wait()
+    log.info("stopped")

@@ -1,0 +1,115 @@
+"""The server's bounded cache of loaded games, keyed by content hash.
+
+A game's id is the SHA-256 of its canonical GDL (parsed and printed back, so layout,
+comments and, when reading case-insensitively, letter case do not matter) together with the
+load options. Loading is therefore idempotent, and any replica computes the same id. When
+the cache is full the least recently used game is evicted; a client that still has the
+text simply loads it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from reasoner.engine.game import Game, parse_gdl
+from reasoner.engine.limits import Limits, run_bounded
+from reasoner.errors import UnknownGameError
+from reasoner.gdl.printer import print_game
+
+__all__ = ["GameRegistry", "LoadedGame", "game_id"]
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game in the registry."""
+
+    id: str
+    game: Game
+
+
+def game_id(canonical_gdl: str, case_sensitive: bool, lenient: bool) -> str:
+    """The content hash that names a game."""
+    digest = hashlib.sha256()
+    digest.update(f"gdl-reasoner/v1 case_sensitive={case_sensitive} lenient={lenient}\n"
+                  .encode())
+    digest.update(canonical_gdl.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _bounded_probe(text: str, case_sensitive: bool, strict: bool) -> int:
+    """Load in a child process under the limits; the parent only needs to know it fits."""
+    Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict)
+    return 0
+
+
+class GameRegistry:
+    """Thread-safe LRU cache of loaded games."""
+
+    def __init__(self, max_games: int = 64, limits: Limits | None = None) -> None:
+        self._max_games = max(1, max_games)
+        self._limits = limits
+        self._games: OrderedDict[str, LoadedGame] = OrderedDict()
+        self._lock = threading.Lock()
+        # One lock per id being loaded, so that concurrent loads of one game ground it once.
+        self._loading: dict[str, threading.Lock] = {}
+
+    def load(self, text: str, *, case_sensitive: bool = False,
+             lenient: bool = False) -> tuple[LoadedGame, bool]:
+        """Load a game (or find it loaded); returns it and whether it was already loaded.
+
+        Raises:
+            GdlError: the text is not valid GDL.
+            ResourceLimitError: grounding exceeded the registry's limits.
+        """
+        description = parse_gdl(text, case_sensitive=case_sensitive)
+        ident = game_id(print_game(description), case_sensitive, lenient)
+        with self._lock:
+            found = self._touch(ident)
+            if found is not None:
+                return found, True
+            gate = self._loading.setdefault(ident, threading.Lock())
+        with gate:
+            with self._lock:
+                found = self._touch(ident)
+                if found is not None:
+                    return found, True
+            if self._limits is not None:
+                run_bounded(_bounded_probe, (text, case_sensitive, not lenient), self._limits)
+            game = Game.from_description(description, case_sensitive=case_sensitive,
+                                         strict=not lenient)
+            loaded = LoadedGame(ident, game)
+            with self._lock:
+                self._games[ident] = loaded
+                self._games.move_to_end(ident)
+                while len(self._games) > self._max_games:
+                    self._games.popitem(last=False)
+                self._loading.pop(ident, None)
+            return loaded, False
+
+    def get(self, ident: str) -> LoadedGame:
+        """A loaded game by id.
+
+        Raises:
+            UnknownGameError: the id is not loaded here (never loaded, or evicted).
+        """
+        with self._lock:
+            found = self._touch(ident)
+        if found is None:
+            raise UnknownGameError(
+                f"game {ident[:16] or '(empty id)'}... is not loaded on this server; load it "
+                "with LoadGame (games are evicted when the cache is full)")
+        return found
+
+    def ids(self) -> list[str]:
+        """Ids of the loaded games, least recently used first."""
+        with self._lock:
+            return list(self._games)
+
+    def _touch(self, ident: str) -> LoadedGame | None:
+        found = self._games.get(ident)
+        if found is not None:
+            self._games.move_to_end(ident)
+        return found

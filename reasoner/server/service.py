@@ -1,0 +1,222 @@
+"""The ``reasoner.v1.Reasoner`` servicer: requests in, domain calls, responses out."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import grpc
+
+from reasoner.asp.machine import StateInfo
+from reasoner.asp.translate import translate
+from reasoner.engine.game import Game, parse_gdl
+from reasoner.engine.playout import NoLegalMoveError, random_playout
+from reasoner.engine.values import State
+from reasoner.errors import InvalidStateError
+from reasoner.gdl.validation import validate
+from reasoner.server.registry import GameRegistry, LoadedGame
+from reasoner.server.status import DeadlineExceeded, RequestError, status_of
+from reasoner.v1 import reasoner_pb2 as pb
+from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+
+__all__ = ["ReasonerService"]
+
+log = logging.getLogger("gdl-reasoner")
+
+Request = TypeVar("Request")
+Response = TypeVar("Response")
+Handler = Callable[[Any, Request, grpc.ServicerContext], Response]
+
+MAX_PLAYOUTS = 1_000_000
+MAX_EXPAND_CHILDREN = 100_000
+DEFAULT_MAX_STEPS = 1000
+
+
+def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
+    """Map every error a handler raises to a status code; never leak a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, request: Request, context: grpc.ServicerContext) -> Response:
+        try:
+            return method(self, request, context)
+        except Exception as error:
+            code, message = status_of(error)
+            if code == grpc.StatusCode.INTERNAL:
+                log.exception("internal error in %s", method.__name__)
+            context.abort(code, message)
+            raise  # abort raises; this line is for type checkers
+
+    return wrapper
+
+
+def _state_message(state: State) -> pb.State:
+    return pb.State(fluents=list(state.fluent_ids()))
+
+
+def _info_message(info: StateInfo) -> pb.StateInfo:
+    return pb.StateInfo(
+        legal=[pb.MoveIds(ids=ids) for ids in info.legal],
+        terminal=info.terminal,
+        goals=[pb.GoalValues(values=values) for values in info.goals],
+    )
+
+
+def _game_message(loaded: LoadedGame) -> pb.GameInfo:
+    game = loaded.game
+    s = game.statistics
+    role_index = {role: i for i, role in enumerate(game.roles)}
+    return pb.GameInfo(
+        game_id=loaded.id,
+        roles=list(game.roles),
+        fluents=list(game.fluents),
+        moves=[pb.MoveEntry(role=role_index[m.role], text=m.text) for m in game.all_moves],
+        role_moves=[pb.RoleMoves(role=role, move_ids=[m.id for m in game.moves(role)])
+                    for role in game.roles],
+        warnings=list(game.warnings),
+        statistics=pb.LoadStatistics(
+            parse_ms=s.parse_ms, validate_ms=s.validate_ms, translate_ms=s.translate_ms,
+            superset_ms=s.superset_ms, ground_ms=s.ground_ms, total_ms=s.total_ms,
+            fluents=s.fluents, moves=s.moves, rules=s.rules, ground_atoms=s.ground_atoms,
+        ),
+    )
+
+
+def _state(game: Game, message: pb.State) -> State:
+    try:
+        return game.state_from_ids(message.fluents)
+    except InvalidStateError as error:
+        raise InvalidStateError(f"malformed state: {error}") from None
+
+
+def _check_time(context: grpc.ServicerContext) -> None:
+    if not context.is_active():
+        raise RequestError(grpc.StatusCode.CANCELLED, "the request was cancelled")
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        raise DeadlineExceeded("the request's deadline passed before the work was done")
+
+
+class ReasonerService(pb_grpc.ReasonerServicer):
+    """Serves the games of one registry."""
+
+    def __init__(self, registry: GameRegistry) -> None:
+        self._registry = registry
+        self._game_messages: dict[str, pb.GameInfo] = {}
+
+    def _info(self, loaded: LoadedGame) -> pb.GameInfo:
+        message = self._game_messages.get(loaded.id)
+        if message is None:
+            message = self._game_messages[loaded.id] = _game_message(loaded)
+        return message
+
+    @_rpc
+    def LoadGame(self, request: pb.LoadGameRequest,
+                 context: grpc.ServicerContext) -> pb.LoadGameResponse:
+        loaded, already = self._registry.load(
+            request.gdl, case_sensitive=request.options.case_sensitive,
+            lenient=request.options.lenient)
+        if not already:
+            log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms",
+                     loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
+                     len(loaded.game.all_moves), loaded.game.statistics.total_ms)
+        return pb.LoadGameResponse(game=self._info(loaded), already_loaded=already)
+
+    @_rpc
+    def GetGame(self, request: pb.GetGameRequest,
+                context: grpc.ServicerContext) -> pb.GetGameResponse:
+        return pb.GetGameResponse(game=self._info(self._registry.get(request.game_id)))
+
+    @_rpc
+    def InitialState(self, request: pb.InitialStateRequest,
+                     context: grpc.ServicerContext) -> pb.InitialStateResponse:
+        game = self._registry.get(request.game_id).game
+        state = game.initial_state
+        return pb.InitialStateResponse(state=_state_message(state),
+                                       info=_info_message(game.info(state)))
+
+    @_rpc
+    def Query(self, request: pb.QueryRequest,
+              context: grpc.ServicerContext) -> pb.QueryResponse:
+        game = self._registry.get(request.game_id).game
+        return pb.QueryResponse(info=_info_message(game.info(_state(game, request.state))))
+
+    @_rpc
+    def Next(self, request: pb.NextRequest, context: grpc.ServicerContext) -> pb.NextResponse:
+        game = self._registry.get(request.game_id).game
+        state = _state(game, request.state)
+        check = request.check_legal if request.HasField("check_legal") else True
+        successors = []
+        for joint in request.joint_moves:
+            following, info = game.successor(state, tuple(joint.moves), check_legal=check)
+            successors.append(pb.Successor(state=_state_message(following),
+                                           info=_info_message(info)))
+        return pb.NextResponse(successors=successors)
+
+    @_rpc
+    def Expand(self, request: pb.ExpandRequest,
+               context: grpc.ServicerContext) -> pb.ExpandResponse:
+        game = self._registry.get(request.game_id).game
+        state = _state(game, request.state)
+        info = game.info(state)
+        count = 1
+        for legal in info.legal:
+            count *= len(legal)
+        if count > MAX_EXPAND_CHILDREN:
+            raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"the state has {count} joint moves; Expand returns at most "
+                               f"{MAX_EXPAND_CHILDREN} (use Query and Next)")
+        children = []
+        for joint in itertools.product(*info.legal):
+            following, child_info = game.successor(state, joint, check_legal=False)
+            children.append(pb.Child(
+                joint_move=pb.JointMove(moves=joint),
+                successor=pb.Successor(state=_state_message(following),
+                                       info=_info_message(child_info))))
+            if len(children) % 256 == 0:
+                _check_time(context)
+        return pb.ExpandResponse(info=_info_message(info), children=children)
+
+    @_rpc
+    def Simulate(self, request: pb.SimulateRequest,
+                 context: grpc.ServicerContext) -> pb.SimulateResponse:
+        game = self._registry.get(request.game_id).game
+        if not 1 <= request.playouts <= MAX_PLAYOUTS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"playouts must be between 1 and {MAX_PLAYOUTS}, "
+                               f"got {request.playouts}")
+        state = _state(game, request.state) if request.HasField("state") else game.initial_state
+        max_steps = request.max_steps or DEFAULT_MAX_STEPS
+        rng = random.Random(request.seed)
+        start = time.perf_counter()
+        playouts = []
+        updates = 0
+        for _ in range(request.playouts):
+            _check_time(context)
+            try:
+                result = random_playout(game, state, rng, max_steps,
+                                        record=request.record_trajectories)
+            except NoLegalMoveError as error:
+                raise RequestError(grpc.StatusCode.FAILED_PRECONDITION, str(error)) from None
+            updates += result.length
+            playouts.append(pb.Playout(
+                goals=[pb.GoalValues(values=v) for v in result.info.goals],
+                length=result.length, terminal=result.terminal,
+                trajectory=[pb.JointMove(moves=j) for j in result.trajectory]))
+        return pb.SimulateResponse(playouts=playouts, updates=updates,
+                                   elapsed_ms=(time.perf_counter() - start) * 1e3)
+
+    @_rpc
+    def Translate(self, request: pb.TranslateRequest,
+                  context: grpc.ServicerContext) -> pb.TranslateResponse:
+        description = parse_gdl(request.gdl, case_sensitive=request.options.case_sensitive)
+        warnings = validate(description, strict=not request.options.lenient)
+        translation = translate(description)
+        return pb.TranslateResponse(
+            program=translation.game_program,
+            relaxed_program=translation.relaxed_program if request.relaxed else "",
+            warnings=[str(w) for w in warnings])
