@@ -1,0 +1,18 @@
+"""Client library for the GDL reasoner service, with players and a match runner.
+
+Players receive :class:`RemoteGame` handles and the value types of :mod:`client.values`;
+no protobuf type reaches them.
+"""
+
+from client.reasoner_client import ReasonerClient, RemoteGame
+from client.values import JointMove, PlayoutResult, SimulationResult, State, StateInfo
+
+__all__ = [
+    "JointMove",
+    "PlayoutResult",
+    "ReasonerClient",
+    "RemoteGame",
+    "SimulationResult",
+    "State",
+    "StateInfo",
+]

@@ -1,0 +1,193 @@
+"""``ReasonerClient``: typed access to a reasoner service.
+
+>>> with ReasonerClient("127.0.0.1:50051") as reasoner:          # doctest: +SKIP
+...     game = reasoner.load_game(open("games/tictactoe.kif").read())
+...     state = game.initial_state()
+...     info = game.query(state)
+...     state, info = game.next(state, (info.legal[0][0], info.legal[1][0]))
+
+Games are named by content hash, so a client that still has a game's text reloads it
+transparently when the server does not know the id (a restarted or evicting server).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import grpc
+
+from client.errors import error_from_rpc
+from client.values import JointMove, PlayoutResult, SimulationResult, State, StateInfo
+from reasoner.errors import UnknownGameError
+from reasoner.v1 import reasoner_pb2 as pb
+from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+
+__all__ = ["ReasonerClient", "RemoteGame"]
+
+T = TypeVar("T")
+_MAX_MESSAGE = 64 * 1024 * 1024
+
+
+def _info(message: pb.StateInfo) -> StateInfo:
+    return StateInfo(
+        legal=tuple(tuple(m.ids) for m in message.legal),
+        terminal=message.terminal,
+        goals=tuple(tuple(g.values) for g in message.goals),
+    )
+
+
+def _state(message: pb.State) -> State:
+    return State(tuple(sorted(message.fluents)))
+
+
+class ReasonerClient:
+    """A connection to a reasoner service."""
+
+    def __init__(self, target: str, *, timeout: float | None = 60.0) -> None:
+        """Args:
+            target: host:port of the service.
+            timeout: Deadline in seconds for each call (None: no deadline).
+        """
+        self.target = target
+        self.timeout = timeout
+        self._channel = grpc.insecure_channel(target, options=[
+            ("grpc.max_receive_message_length", _MAX_MESSAGE),
+            ("grpc.max_send_message_length", _MAX_MESSAGE),
+        ])
+        self._stub = pb_grpc.ReasonerStub(self._channel)  # type: ignore[no-untyped-call]
+
+    def __enter__(self) -> ReasonerClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def call(self, method: str, request: Any) -> Any:
+        """One call; waits for the server to be reachable (up to the deadline) and turns a
+        failed call into the matching :mod:`reasoner.errors` class."""
+        try:
+            return getattr(self._stub, method)(request, timeout=self.timeout,
+                                               wait_for_ready=True)
+        except grpc.RpcError as error:
+            raise error_from_rpc(error) from None
+
+    def load_game(self, gdl: str, *, case_sensitive: bool = False,
+                  lenient: bool = False) -> RemoteGame:
+        """Load a game (idempotent) and return a handle with its tables."""
+        options = pb.LoadOptions(case_sensitive=case_sensitive, lenient=lenient)
+        response = self.call("LoadGame", pb.LoadGameRequest(gdl=gdl, options=options))
+        return RemoteGame(self, response.game, gdl, options)
+
+    def translate(self, gdl: str, *, relaxed: bool = False) -> str:
+        """The ASP program of a GDL text."""
+        response = self.call("Translate", pb.TranslateRequest(gdl=gdl, relaxed=relaxed))
+        return str(response.program) + str(response.relaxed_program)
+
+
+class RemoteGame:
+    """A game loaded on the service: its tables, and the state queries."""
+
+    def __init__(self, client: ReasonerClient, info: pb.GameInfo, gdl: str | None,
+                 options: pb.LoadOptions | None = None) -> None:
+        self._client = client
+        self._gdl = gdl
+        self._options = options or pb.LoadOptions()
+        self.id: str = info.game_id
+        self.roles: tuple[str, ...] = tuple(info.roles)
+        self.fluents: tuple[str, ...] = tuple(info.fluents)
+        self.move_texts: tuple[str, ...] = tuple(m.text for m in info.moves)
+        self.move_role: tuple[int, ...] = tuple(m.role for m in info.moves)
+        self.warnings: tuple[str, ...] = tuple(info.warnings)
+        self._by_text = {(self.roles[r], t): i
+                         for i, (r, t) in enumerate(zip(self.move_role, self.move_texts,
+                                                        strict=True))}
+
+    # -- tables --------------------------------------------------------------------------
+
+    def role_index(self, role: str) -> int:
+        return self.roles.index(role)
+
+    def move_id(self, role: str, text: str) -> int:
+        """The id of a move given as GDL text exactly as the table prints it."""
+        return self._by_text[(role, text)]
+
+    def describe_state(self, state: State) -> list[str]:
+        return [self.fluents[i] for i in state.fluents]
+
+    def describe_joint(self, joint: JointMove) -> list[str]:
+        return [self.move_texts[i] for i in joint]
+
+    # -- queries -------------------------------------------------------------------------
+
+    def _call(self, method: str, make: Callable[[], Any]) -> Any:
+        try:
+            return self._client.call(method, make())
+        except UnknownGameError:
+            if self._gdl is None:
+                raise
+            # The server restarted or evicted the game: load it again, then retry once.
+            self._client.call("LoadGame", pb.LoadGameRequest(gdl=self._gdl,
+                                                             options=self._options))
+            return self._client.call(method, make())
+
+    def initial_state(self) -> State:
+        return self.initial()[0]
+
+    def initial(self) -> tuple[State, StateInfo]:
+        """The initial state and what it answers."""
+        r = self._call("InitialState", lambda: pb.InitialStateRequest(game_id=self.id))
+        return _state(r.state), _info(r.info)
+
+    def query(self, state: State) -> StateInfo:
+        """Legal moves per role, terminal status and goals of a state."""
+        r = self._call("Query", lambda: pb.QueryRequest(
+            game_id=self.id, state=pb.State(fluents=state.fluents)))
+        return _info(r.info)
+
+    def next(self, state: State, joint: JointMove, *,
+             check_legal: bool = True) -> tuple[State, StateInfo]:
+        """The successor under one joint move (move ids in role order) and its info."""
+        return self.next_many(state, [joint], check_legal=check_legal)[0]
+
+    def next_many(self, state: State, joints: Sequence[JointMove], *,
+                  check_legal: bool = True) -> list[tuple[State, StateInfo]]:
+        """Successors under several joint moves, in one call."""
+        r = self._call("Next", lambda: pb.NextRequest(
+            game_id=self.id, state=pb.State(fluents=state.fluents),
+            joint_moves=[pb.JointMove(moves=j) for j in joints], check_legal=check_legal))
+        return [(_state(s.state), _info(s.info)) for s in r.successors]
+
+    def expand(self, state: State) -> tuple[StateInfo, list[tuple[JointMove, State, StateInfo]]]:
+        """The state's info and every legal joint move with its successor."""
+        r = self._call("Expand", lambda: pb.ExpandRequest(
+            game_id=self.id, state=pb.State(fluents=state.fluents)))
+        children = [(tuple(c.joint_move.moves), _state(c.successor.state),
+                     _info(c.successor.info)) for c in r.children]
+        return _info(r.info), children
+
+    def simulate(self, state: State | None = None, *, playouts: int = 1, seed: int = 0,
+                 max_steps: int = 0, record: bool = False) -> SimulationResult:
+        """Seeded random playouts run inside the server."""
+        def request() -> pb.SimulateRequest:
+            message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed,
+                                         max_steps=max_steps, record_trajectories=record)
+            if state is not None:
+                message.state.fluents.extend(state.fluents)
+            return message
+
+        r = self._call("Simulate", request)
+        return SimulationResult(
+            playouts=tuple(
+                PlayoutResult(
+                    goals=tuple(g.values[0] if len(g.values) == 1 else None for g in p.goals),
+                    length=p.length, terminal=p.terminal,
+                    trajectory=tuple(tuple(j.moves) for j in p.trajectory))
+                for p in r.playouts),
+            updates=r.updates, elapsed_ms=r.elapsed_ms)
+
+    def __repr__(self) -> str:
+        return f"<RemoteGame {self.id[:12]} roles={list(self.roles)}>"
