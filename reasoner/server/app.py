@@ -5,11 +5,14 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from collections.abc import Callable
 from concurrent import futures
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -18,7 +21,6 @@ from reasoner.errors import ReasonerError
 from reasoner.server.registry import GameRegistry
 from reasoner.server.service import ReasonerService
 from reasoner.v1 import reasoner_pb2 as pb
-from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
 __all__ = ["DEFAULT_LIMITS", "create_server", "serve"]
 
@@ -26,6 +28,38 @@ log = logging.getLogger("gdl-reasoner")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Reasoner"].full_name
 DEFAULT_LIMITS = Limits(seconds=60.0, memory_mb=4096, start_method="forkserver")
+
+
+def _handlers(service: ReasonerService) -> grpc.GenericRpcHandler:
+    """Method handlers that decode requests themselves, so that garbage or truncated bytes
+    get INVALID_ARGUMENT with the message type named (gRPC's own decoding answers INTERNAL).
+    """
+    descriptor = pb.DESCRIPTOR.services_by_name["Reasoner"]
+    handlers = {}
+    for method in descriptor.methods:
+        request_class = getattr(pb, method.input_type.name)
+        response_class = getattr(pb, method.output_type.name)
+        behaviour = getattr(service, method.name)
+        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+            _decoding(behaviour, request_class),
+            request_deserializer=None,
+            response_serializer=response_class.SerializeToString,
+        )
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)
+
+
+def _decoding(behaviour: Callable[[Any, grpc.ServicerContext], Any],
+              request_class: Any) -> Callable[[bytes, grpc.ServicerContext], Any]:
+    def handle(raw: bytes, context: grpc.ServicerContext) -> Any:
+        try:
+            request = request_class.FromString(raw)
+        except DecodeError as error:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"malformed {request_class.DESCRIPTOR.full_name} message "
+                          f"({len(raw)} bytes): {error}")
+        return behaviour(request, context)
+
+    return handle
 
 
 def preload(registry: GameRegistry, folder: Path) -> list[str]:
@@ -71,8 +105,7 @@ def create_server(
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
     )
-    pb_grpc.add_ReasonerServicer_to_server(  # type: ignore[no-untyped-call]
-        ReasonerService(registry), server)
+    server.add_generic_rpc_handlers((_handlers(ReasonerService(registry)),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
