@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test lint typecheck sweep bench serve clean
+.PHONY: install test lint typecheck sweep bench serve proto clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ bench: $(STAMP)
 
 serve: $(STAMP)
 	$(BIN)/gdl-reasoner serve --games games
+
+## Regenerate the checked-in gRPC code from proto/ (a test fails when it is stale).
+proto: $(STAMP)
+	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=. --pyi_out=. \
+		--grpc_python_out=. proto/reasoner/v1/reasoner.proto
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -80,3 +80,119 @@ def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
         rates=[round(r, 1) for r in rates], load_runs_ms=[round(x, 2) for x in loads],
         fluents=len(game.fluents), moves=len(game.all_moves),
     )
+
+
+@dataclass(frozen=True)
+class ServiceResult:
+    """Figures of one measurement over loopback gRPC."""
+
+    game: str
+    backend: str
+    threads: int
+    calls: int
+    latency_median_ms: float
+    latency_p99_ms: float
+    updates_per_sec: float
+    in_process_updates_per_sec: float
+    load_ms: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _sample_states(game: Game, count: int, seed: int) -> list[tuple[Any, tuple[int, ...]]]:
+    """(state, a legal joint move) pairs from seeded random playouts, in fluent ids."""
+    rng = random.Random(seed)
+    pairs: list[tuple[Any, tuple[int, ...]]] = []
+    while len(pairs) < count:
+        state = game.initial_state
+        info = game.info(state)
+        while not info.terminal and len(pairs) < count:
+            joint = tuple(rng.choice(legal) for legal in info.legal)
+            pairs.append((tuple(state.fluent_ids()), joint))
+            state, info = game.step(state, joint)
+    return pairs
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
+                  simulate_playouts: int = 1000) -> list[ServiceResult]:
+    """Round-trip latency of Query and Next (1 and 4 client threads) and Simulate
+    throughput over loopback gRPC, beside the in-process playout rate, in one run."""
+    import threading
+
+    from client.reasoner_client import ReasonerClient
+    from client.values import State as RemoteState
+    from reasoner.engine.playout import random_playout
+    from reasoner.server.app import create_server
+
+    stem = Path(name).stem
+    local = Game.from_gdl(text)
+    pairs = _sample_states(local, 2000, seed)
+    server, port, _ = create_server("127.0.0.1:0", games=None, workers=8, limits=None)
+    results: list[ServiceResult] = []
+    try:
+        target = f"127.0.0.1:{port}"
+        with ReasonerClient(target) as client:
+            remote = client.load_game(text)
+            load_ms = local.statistics.total_ms
+            for method in ("Query", "Next"):
+                for threads in (1, 4):
+                    latencies: list[list[float]] = [[] for _ in range(threads)]
+
+                    def worker(index: int, method: str = method,
+                               latencies: list[list[float]] = latencies) -> None:
+                        with ReasonerClient(target) as own:
+                            game = own.load_game(text)
+                            deadline = time.perf_counter() + seconds
+                            i = index * 997
+                            while time.perf_counter() < deadline:
+                                fluents, joint = pairs[i % len(pairs)]
+                                state = RemoteState(fluents)
+                                start = time.perf_counter()
+                                if method == "Query":
+                                    game.query(state)
+                                else:
+                                    game.next(state, joint, check_legal=False)
+                                latencies[index].append((time.perf_counter() - start) * 1e3)
+                                i += 1
+
+                    pool = [threading.Thread(target=worker, args=(k,)) for k in range(threads)]
+                    for thread in pool:
+                        thread.start()
+                    for thread in pool:
+                        thread.join()
+                    flat = [x for per in latencies for x in per]
+                    results.append(ServiceResult(
+                        game=stem, backend=f"grpc-{method.lower()}", threads=threads,
+                        calls=len(flat), latency_median_ms=round(statistics.median(flat), 3),
+                        latency_p99_ms=round(_percentile(flat, 0.99), 3),
+                        updates_per_sec=round(len(flat) / seconds, 1),
+                        in_process_updates_per_sec=0.0, load_ms=round(load_ms, 2)))
+
+            # Simulate: the same playouts over gRPC and in process, alternating, 3 rounds.
+            remote_rates: list[float] = []
+            local_rates: list[float] = []
+            for round_ in range(3):
+                start = time.perf_counter()
+                simulated = remote.simulate(playouts=simulate_playouts, seed=seed + round_)
+                remote_rates.append(simulated.updates / (time.perf_counter() - start))
+                rng = random.Random(seed + round_)
+                start = time.perf_counter()
+                updates = 0
+                for _ in range(simulate_playouts):
+                    updates += random_playout(local, local.initial_state, rng, 1000).length
+                local_rates.append(updates / (time.perf_counter() - start))
+            results.append(ServiceResult(
+                game=stem, backend="grpc-simulate", threads=1, calls=3,
+                latency_median_ms=0.0, latency_p99_ms=0.0,
+                updates_per_sec=round(statistics.median(remote_rates), 1),
+                in_process_updates_per_sec=round(statistics.median(local_rates), 1),
+                load_ms=round(load_ms, 2)))
+    finally:
+        server.stop(None)
+    return results

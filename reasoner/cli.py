@@ -74,23 +74,40 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from reasoner.bench import bench_game
+    from reasoner.bench import bench_game, bench_service
 
     status = EXIT_OK
     for path in args.games:
         try:
-            result = bench_game(path, _read(path), runs=args.runs, seconds=args.seconds,
+            text = _read(path)
+            result = bench_game(path, text, runs=args.runs, seconds=args.seconds,
                                 seed=args.seed)
+            services = bench_service(path, text, seconds=args.seconds, seed=args.seed) \
+                if args.grpc else []
         except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
             continue
         if args.json:
             print(json.dumps(result.as_dict()), flush=True)
-        else:
-            print(f"{result.game:<20} {result.backend:<8} {result.updates_per_sec:>10,.0f} "
-                  f"updates/s (median of {result.runs}: "
-                  f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load "
-                  f"{result.load_ms:.1f} ms", flush=True)
+            for service in services:
+                print(json.dumps(service.as_dict()), flush=True)
+            continue
+        print(f"{result.game:<16} {result.backend:<14} {result.updates_per_sec:>10,.0f} "
+              f"updates/s (median of {result.runs}: "
+              f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load "
+              f"{result.load_ms:.1f} ms", flush=True)
+        for service in services:
+            if service.backend == "grpc-simulate":
+                ratio = service.updates_per_sec / service.in_process_updates_per_sec
+                print(f"{service.game:<16} {service.backend:<14} "
+                      f"{service.updates_per_sec:>10,.0f} updates/s over gRPC, "
+                      f"{service.in_process_updates_per_sec:,.0f} in process "
+                      f"({ratio:.0%})", flush=True)
+            else:
+                print(f"{service.game:<16} {service.backend:<14} {service.threads} thread(s): "
+                      f"median {service.latency_median_ms:.3f} ms, p99 "
+                      f"{service.latency_p99_ms:.3f} ms, {service.updates_per_sec:,.0f} "
+                      "calls/s", flush=True)
     return status
 
 
@@ -173,6 +190,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="playout time per run")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per game and backend")
+    p.add_argument("--grpc", action="store_true",
+                   help="also measure Query/Next latency and Simulate over loopback gRPC")
     p.set_defaults(run=_cmd_bench)
 
     p = commands.add_parser("serve", help="run the gRPC reasoner service")
