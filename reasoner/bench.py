@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.engine.game import Game
+from reasoner.engine.playout import random_playout
+
+_NO_CAP = 1 << 30  # playouts run to the end
 
 __all__ = ["BenchResult", "bench_game", "playout_rate"]
 
@@ -40,16 +43,11 @@ class BenchResult:
 def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
     """Run seeded random playouts for about ``seconds``; return (updates, updates/s)."""
     rng = random.Random(seed)
-    choice = rng.choice
     updates = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        state = game.initial_state
-        info = game.info(state)
-        while not info.terminal:
-            state, info = game.step(state, tuple(choice(legal) for legal in info.legal))
-            updates += 1
+        updates += random_playout(game, game.initial_state, rng, _NO_CAP).length
     elapsed = time.perf_counter() - start
     return updates, updates / elapsed
 
@@ -127,7 +125,6 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
 
     from client.reasoner_client import ReasonerClient
     from client.values import State as RemoteState
-    from reasoner.engine.playout import random_playout
     from reasoner.server.app import create_server
 
     stem = Path(name).stem

@@ -23,6 +23,7 @@ from typing import Any
 
 from reasoner.engine.game import Game
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.engine.playout import NoLegalMoveError, random_playout
 from reasoner.errors import GdlError, GoalError, ReasonerError, ResourceLimitError
 
 __all__ = ["Fate", "check_file", "format_table", "summarise", "sweep"]
@@ -53,21 +54,14 @@ def _play(game: Game, playouts: int, max_steps: int, seed: int) -> tuple[int, st
     rng = random.Random(seed)
     steps = 0
     for playout in range(playouts):
-        state = game.initial_state
-        info = game.info(state)
-        for _ in range(max_steps):
-            if info.terminal:
-                break
-            for role, legal in zip(game.roles, info.legal, strict=True):
-                if not legal:
-                    return steps, (f"playout {playout}, step {steps}: role {role} has no "
-                                   "legal move in a non-terminal state")
-            joint = tuple(rng.choice(legal) for legal in info.legal)
-            state, info = game.step(state, joint)
-            steps += 1
-        if info.terminal:
+        try:
+            result = random_playout(game, game.initial_state, rng, max_steps)
+        except NoLegalMoveError as error:
+            return steps, f"playout {playout}: {error}"
+        steps += result.length
+        if result.terminal:
             try:
-                game.goals(state)
+                game.goals(result.final)
             except GoalError as error:
                 return steps, f"playout {playout}, terminal state: {error}"
     return steps, ""

@@ -117,7 +117,6 @@ class Machine:
                     "the rules are not stratified: negation through recursion between ground "
                     f"atoms ({head} depends on not {negated} and back)")
         self._ctl = ctl
-        self._check_unique = check_unique_model
         atoms = ctl.symbolic_atoms
         self._fluent_literals = [
             _literal(atoms, clingo.Function("true", [f])) for f in self.fluent_symbols
