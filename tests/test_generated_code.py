@@ -33,7 +33,6 @@ def test_every_rpc_is_commented() -> None:
     undocumented = []
     for number, line in enumerate(lines):
         text = line.strip()
-        if text.startswith("rpc "):
-            if not lines[number - 1].strip().startswith("//"):
-                undocumented.append(text)
+        if text.startswith("rpc ") and not lines[number - 1].strip().startswith("//"):
+            undocumented.append(text)
     assert undocumented == []
