@@ -3,8 +3,8 @@ stated reason.
 
 CI runs a fixed, seeded sample (plus the files whose fate is special); ``make sweep``
 (GDL_CORPUS_FULL=1) runs every file. The table of every file's fate is printed either way.
-A crash (fate ``failed``) always fails the test; so does any rejection, defect or limit that
-is not explained below.
+A crash (fate ``failed``) always fails the test; so does any rejection or defect that is not
+explained below, and, in the whole sweep, a resource limit that is not listed below.
 """
 
 from __future__ import annotations
@@ -104,7 +104,10 @@ def _unexplained(fate: Fate, name: str, gdl2: set[str]) -> str | None:
         expected = EXPECTED_DEFECTS.get(name)
         return None if expected and expected in fate.reason else "unexpected defect"
     if fate.fate == "limit":
-        return None if name in EXPECTED_LIMITS else "unexpected resource limit"
+        # The bound is named, so the fate is explained; only the whole sweep holds the list
+        # of slow games to account (a shared, noisy machine can push a game over the sampled
+        # run's shorter bound).
+        return None if name in EXPECTED_LIMITS or not FULL else "unexpected resource limit"
     return "crash"
 
 
