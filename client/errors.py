@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
 import grpc
 
 from reasoner.errors import (
     GdlError,
+    GdlSyntaxError,
+    GdlValidationError,
     IllegalMoveError,
     InvalidStateError,
     ReasonerError,
     ResourceLimitError,
     UnknownGameError,
+    UnsupportedGdlError,
 )
+
+_GDL_ERRORS: dict[str, type[GdlError]] = {
+    cls.__name__: cls
+    for cls in (GdlError, GdlSyntaxError, GdlValidationError, UnsupportedGdlError)
+}
+# The server writes "<ErrorClass>: line L, column C: <message>" for GDL errors.
+_GDL_MESSAGE = re.compile(r"(?P<kind>\w+): (?:line (?P<line>\d+), column (?P<column>\d+): )?"
+                          r"(?P<message>.*)\Z", re.DOTALL)
 
 __all__ = ["RemoteError", "error_from_rpc"]
 
@@ -31,13 +44,18 @@ def error_from_rpc(error: grpc.RpcError) -> ReasonerError:
     if code == grpc.StatusCode.NOT_FOUND:
         return UnknownGameError(message)
     if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-        return ResourceLimitError(message)
+        bound = next((b for b in ("time", "memory") if f"{b} bound" in message), None)
+        return ResourceLimitError(message, bound=bound)
     if code == grpc.StatusCode.INVALID_ARGUMENT:
-        kind = message.split(":", 1)[0]
+        kind, _, rest = message.partition(": ")
         if kind == "IllegalMoveError":
-            return IllegalMoveError(message)
+            return IllegalMoveError(rest)
         if kind == "InvalidStateError":
-            return InvalidStateError(message)
-        if kind.startswith("Gdl") or kind == "UnsupportedGdlError":
-            return GdlError(message)
+            return InvalidStateError(rest)
+        parsed = _GDL_MESSAGE.match(message)
+        if parsed is not None and parsed["kind"] in _GDL_ERRORS:
+            line, column = parsed["line"], parsed["column"]
+            return _GDL_ERRORS[parsed["kind"]](
+                parsed["message"], int(line) if line else None,
+                int(column) if column else None)
     return RemoteError(code, message)

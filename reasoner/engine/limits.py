@@ -70,6 +70,10 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits) -
         BoundedCrash: any other failure inside the child.
     """
     context: Any = multiprocessing.get_context(limits.start_method)
+    if limits.start_method == "forkserver":
+        # Preload the reasoner, not __main__: a script that starts a server without an
+        # `if __name__ == "__main__"` guard must not be run again in the fork server.
+        context.set_forkserver_preload(["reasoner.engine.game", "reasoner.server.registry"])
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(sender, limits.memory_mb, func, args),
                               daemon=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -64,30 +65,36 @@ class GameRegistry:
             GdlError: the text is not valid GDL.
             ResourceLimitError: grounding exceeded the registry's limits.
         """
+        start = time.perf_counter()
         description = parse_gdl(text, case_sensitive=case_sensitive)
+        parse_ms = (time.perf_counter() - start) * 1e3
         ident = game_id(print_game(description), case_sensitive, lenient)
         with self._lock:
             found = self._touch(ident)
             if found is not None:
                 return found, True
             gate = self._loading.setdefault(ident, threading.Lock())
-        with gate:
+        try:
+            with gate:
+                with self._lock:
+                    found = self._touch(ident)
+                    if found is not None:
+                        return found, True
+                if self._limits is not None:
+                    run_bounded(_bounded_probe, (text, case_sensitive, not lenient),
+                                self._limits)
+                game = Game.from_description(description, case_sensitive=case_sensitive,
+                                             strict=not lenient, parse_ms=parse_ms)
+                loaded = LoadedGame(ident, game)
+                with self._lock:
+                    self._games[ident] = loaded
+                    self._games.move_to_end(ident)
+                    while len(self._games) > self._max_games:
+                        self._games.popitem(last=False)
+                return loaded, False
+        finally:
             with self._lock:
-                found = self._touch(ident)
-                if found is not None:
-                    return found, True
-            if self._limits is not None:
-                run_bounded(_bounded_probe, (text, case_sensitive, not lenient), self._limits)
-            game = Game.from_description(description, case_sensitive=case_sensitive,
-                                         strict=not lenient)
-            loaded = LoadedGame(ident, game)
-            with self._lock:
-                self._games[ident] = loaded
-                self._games.move_to_end(ident)
-                while len(self._games) > self._max_games:
-                    self._games.popitem(last=False)
                 self._loading.pop(ident, None)
-            return loaded, False
 
     def get(self, ident: str) -> LoadedGame:
         """A loaded game by id.
@@ -98,9 +105,10 @@ class GameRegistry:
         with self._lock:
             found = self._touch(ident)
         if found is None:
+            shown = ident if len(ident) <= 16 else ident[:16] + "..."
             raise UnknownGameError(
-                f"game {ident[:16] or '(empty id)'}... is not loaded on this server; load it "
-                "with LoadGame (games are evicted when the cache is full)")
+                f"game {shown or '(empty id)'} is not loaded on this server; load it with "
+                "LoadGame (games are evicted when the cache is full)")
         return found
 
     def ids(self) -> list[str]:

@@ -111,7 +111,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def _info(self, loaded: LoadedGame) -> pb.GameInfo:
         message = self._game_messages.get(loaded.id)
         if message is None:
-            message = self._game_messages[loaded.id] = _game_message(loaded)
+            message = _game_message(loaded)
+            # Keep the built messages of the games the registry still holds, and this one.
+            live = set(self._registry.ids())
+            self._game_messages = {k: v for k, v in self._game_messages.items() if k in live}
+            self._game_messages[loaded.id] = message
         return message
 
     @_rpc

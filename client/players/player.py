@@ -1,0 +1,40 @@
+"""The ``Player`` protocol: what the match runner asks of every player."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from client.reasoner_client import RemoteGame
+from client.values import State, StateInfo
+
+__all__ = ["Player"]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A player of one role in one match at a time.
+
+    The match runner calls :meth:`start` once per match, then :meth:`choose` in every state
+    where the player's role has a choice. Players see the client's value types only.
+    """
+
+    @property
+    def name(self) -> str:
+        """A short name for match reports ("random", "mcts")."""
+        ...
+
+    def start(self, game: RemoteGame, role_index: int) -> None:
+        """Begin a match of ``game`` as the role ``game.roles[role_index]``.
+
+        Forgets everything learnt in an earlier match.
+        """
+        ...
+
+    def choose(self, state: State, info: StateInfo) -> int:
+        """The move id to play in ``state``, one of ``info.legal[role_index]``.
+
+        Args:
+            state: The current state of the match (not terminal).
+            info: What ``state`` answers (legal moves, terminal status, goals).
+        """
+        ...

@@ -1,0 +1,31 @@
+"""``RandomPlayer``: a uniformly random legal move."""
+
+from __future__ import annotations
+
+import random
+
+from client.reasoner_client import RemoteGame
+from client.values import State, StateInfo
+
+__all__ = ["RandomPlayer"]
+
+
+class RandomPlayer:
+    """Plays a legal move chosen uniformly by its seeded random generator."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._role = 0
+
+    def start(self, game: RemoteGame, role_index: int) -> None:
+        del game
+        self._role = role_index
+
+    def choose(self, state: State, info: StateInfo) -> int:
+        del state
+        return self._rng.choice(info.legal[self._role])
+
+    def __repr__(self) -> str:
+        return "RandomPlayer()"

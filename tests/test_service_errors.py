@@ -1,0 +1,486 @@
+"""Bad input to the gRPC service: every status code, with a message a person can act on.
+
+After each bad input the module's server must still answer a good request and must still
+hold every game it had (checked after every test that uses it). Servers with special settings
+(message size, grounding limits, one worker) are started by the tests that need them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import grpc
+import pytest
+
+from client import ReasonerClient, State
+from reasoner.engine.limits import Limits
+from reasoner.errors import (
+    GdlError,
+    IllegalMoveError,
+    InvalidStateError,
+    ReasonerError,
+    ResourceLimitError,
+    UnknownGameError,
+)
+from reasoner.v1 import reasoner_pb2 as pb
+from tests.service_support import (
+    CALL_TIMEOUT,
+    Server,
+    expect_error,
+    game_text,
+    move_of,
+    remote_info,
+    running_server,
+)
+
+INVALID = grpc.StatusCode.INVALID_ARGUMENT
+GAMES_HELD = ("tictactoe", "nim", "rps")
+METHODS = ("LoadGame", "GetGame", "InitialState", "Query", "Next", "Expand", "Simulate",
+           "Translate")
+
+MALFORMED = "(role robot)\n(init (cell 1)\n(legal robot go)\n"
+UNSAFE = "(role robot)\n(q a)\n  (<= (p ?x) (q a))\n"
+# Every combination of five numbers 0..59 is a fluent: 60**5 ground atoms.
+EXPLODING = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
+             + " (init s) (legal a go) terminal (goal a 0)"
+             + " (<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
+# Three roles with 50 moves each: 125,000 joint moves, more than Expand returns.
+WIDE = ("(role a) (role b) (role c) " + " ".join(f"(n {i})" for i in range(50))
+        + " (<= (legal ?r (m ?x)) (role ?r) (n ?x)) (init s) (<= (next s) (true s))"
+        + " (<= terminal (true t)) (<= (goal ?r 0) (role ?r))")
+GDL_II = "(role a) (<= (sees a x) (true y)) (init y)"
+# Not terminal, and the only role never has a legal move.
+STUCK = "(role a) (init s) (<= (legal a go) (true t)) (<= terminal (true t)) (goal a 0)"
+
+
+@pytest.fixture(scope="module")
+def module_server() -> Iterator[tuple[Server, dict[str, pb.InitialStateResponse]]]:
+    """The module's server with three games loaded, and their initial states as answered
+    before any bad input."""
+    with running_server() as server:
+        held = {}
+        for name in GAMES_HELD:
+            game_id = server.load(name).game_id
+            held[game_id] = server.stub.InitialState(
+                pb.InitialStateRequest(game_id=game_id), timeout=CALL_TIMEOUT)
+        yield server, held
+
+
+@pytest.fixture
+def srv(module_server: tuple[Server, dict[str, pb.InitialStateResponse]]) -> Iterator[Server]:
+    """The module's server; after the test, it must still answer good requests and hold
+    every game it held before."""
+    server, held = module_server
+    yield server
+    assert set(held) <= set(server.registry.ids())
+    for game_id, expected in held.items():
+        answer = server.stub.InitialState(pb.InitialStateRequest(game_id=game_id),
+                                          timeout=CALL_TIMEOUT)
+        assert answer == expected
+
+
+@pytest.fixture
+def ttt(srv: Server) -> pb.GameInfo:
+    """Tic-tac-toe's tables on the module's server."""
+    return srv.load("tictactoe")
+
+
+def initial_state(srv: Server, game: pb.GameInfo) -> pb.State:
+    response = srv.stub.InitialState(pb.InitialStateRequest(game_id=game.game_id),
+                                     timeout=CALL_TIMEOUT)
+    state: pb.State = response.state
+    return state
+
+
+def assert_answers(server: Server, game: pb.GameInfo) -> None:
+    """The server answers a good Query about a game it holds."""
+    response = server.stub.Query(pb.QueryRequest(
+        game_id=game.game_id, state=initial_state(server, game)), timeout=CALL_TIMEOUT)
+    assert response.info.terminal is False
+    assert len(response.info.legal) == len(game.roles)
+
+
+# -- malformed messages --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_garbage_bytes_are_invalid_argument(srv: Server, method: str) -> None:
+    """Bytes that are no protobuf message get INVALID_ARGUMENT naming the request type."""
+    details = expect_error(INVALID, srv.raw(method), b"\xff\xff\xff\xff garbage")
+    assert details.startswith(f"malformed reasoner.v1.{method}Request message (12 bytes)")
+
+
+@pytest.mark.parametrize("cut", [1, 10, 40])
+def test_truncated_message_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
+                                               cut: int) -> None:
+    """A Query message cut short gets INVALID_ARGUMENT naming the type and the size."""
+    whole = pb.QueryRequest(game_id=ttt.game_id,
+                            state=initial_state(srv, ttt)).SerializeToString()
+    assert len(whole) == 80
+    details = expect_error(INVALID, srv.raw("Query"), whole[:-cut])
+    assert details.startswith(f"malformed reasoner.v1.QueryRequest message ({80 - cut} bytes)")
+    assert "corrupt" in details
+
+
+def test_string_field_with_bad_utf8_is_invalid_argument(srv: Server) -> None:
+    """A LoadGame whose gdl field is not UTF-8 gets INVALID_ARGUMENT saying so."""
+    details = expect_error(INVALID, srv.raw("LoadGame"), b"\x0a\x02\xff\xfe")
+    assert details.startswith("malformed reasoner.v1.LoadGameRequest message (4 bytes)")
+    assert "bad UTF-8" in details
+
+
+def test_whole_raw_message_is_answered(srv: Server, ttt: pb.GameInfo) -> None:
+    """The same raw channel sending the whole message gets a proper answer (the control
+    case of the two tests above)."""
+    whole = pb.QueryRequest(game_id=ttt.game_id, state=initial_state(srv, ttt))
+    raw = srv.raw("Query")(whole.SerializeToString(), timeout=CALL_TIMEOUT)
+    legal, terminal, _ = remote_info(pb.QueryResponse.FromString(raw).info)
+    assert (len(legal[0]), legal[1], terminal) == (9, [move_of(ttt, "oplayer", "noop")], False)
+
+
+# -- states and joint moves ------------------------------------------------------------------
+
+
+def _bad_state_requests(game_id: str) -> dict[str, tuple[str, object]]:
+    bad = pb.State(fluents=[2, 29, 1000])
+    return {
+        "Query": ("Query", pb.QueryRequest(game_id=game_id, state=bad)),
+        "Next": ("Next", pb.NextRequest(game_id=game_id, state=bad,
+                                        joint_moves=[pb.JointMove(moves=[11, 0])])),
+        "Expand": ("Expand", pb.ExpandRequest(game_id=game_id, state=bad)),
+        "Simulate": ("Simulate", pb.SimulateRequest(game_id=game_id, state=bad, playouts=1)),
+    }
+
+
+@pytest.mark.parametrize("method", ["Query", "Next", "Expand", "Simulate"])
+def test_state_with_unknown_fluent_id_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
+                                                          method: str) -> None:
+    """A state naming a fluent id outside the 29-entry table gets INVALID_ARGUMENT naming
+    the id."""
+    name, request = _bad_state_requests(ttt.game_id)[method]
+    details = expect_error(INVALID, getattr(srv.stub, name), request)
+    assert details == ("InvalidStateError: malformed state: fluent id 29 is not in the "
+                       "fluent table")
+
+
+@pytest.mark.parametrize(("joint", "message"), [
+    (["(mark 1 1)"], "a joint move needs one move per role (2), got 1"),
+    (["(mark 1 1)", "noop", "noop"], "a joint move needs one move per role (2), got 3"),
+    ([], "a joint move needs one move per role (2), got 0"),
+])
+def test_joint_move_of_wrong_length_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
+                                                        joint: list[str],
+                                                        message: str) -> None:
+    """A joint move with a role missing or doubled gets INVALID_ARGUMENT giving the count."""
+    roles = ["xplayer", "oplayer", "oplayer"]
+    ids = [move_of(ttt, role, text) for role, text in zip(roles, joint, strict=False)]
+    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+        game_id=ttt.game_id, state=initial_state(srv, ttt),
+        joint_moves=[pb.JointMove(moves=ids)]))
+    assert details == f"IllegalMoveError: {message}"
+
+
+def test_move_of_another_role_is_invalid_argument(srv: Server, ttt: pb.GameInfo) -> None:
+    """Joint moves in the wrong role order (oplayer's move first) get INVALID_ARGUMENT."""
+    x_mark = move_of(ttt, "xplayer", "(mark 1 1)")
+    o_noop = move_of(ttt, "oplayer", "noop")
+    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+        game_id=ttt.game_id, state=initial_state(srv, ttt),
+        joint_moves=[pb.JointMove(moves=[o_noop, x_mark])]))
+    assert details == (f"IllegalMoveError: move id {o_noop} is not a move of role xplayer "
+                       "in this game")
+
+
+def test_move_id_outside_the_table_is_invalid_argument(srv: Server, ttt: pb.GameInfo) -> None:
+    """A move id beyond the 20-entry move table gets INVALID_ARGUMENT naming the id."""
+    x_mark = move_of(ttt, "xplayer", "(mark 1 1)")
+    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+        game_id=ttt.game_id, state=initial_state(srv, ttt),
+        joint_moves=[pb.JointMove(moves=[x_mark, 20])]))
+    assert details == "IllegalMoveError: move id 20 is not a move of role oplayer in this game"
+
+
+def test_illegal_move_is_invalid_argument_by_default(srv: Server, ttt: pb.GameInfo) -> None:
+    """An illegal move gets INVALID_ARGUMENT naming move, role and state when check_legal is
+    not set (it defaults to true), also when it is the second joint move of a batch."""
+    noop_x = move_of(ttt, "xplayer", "noop")
+    noop_o = move_of(ttt, "oplayer", "noop")
+    legal = [move_of(ttt, "xplayer", "(mark 1 1)"), noop_o]
+    request = pb.NextRequest(game_id=ttt.game_id, state=initial_state(srv, ttt),
+                             joint_moves=[pb.JointMove(moves=legal),
+                                          pb.JointMove(moves=[noop_x, noop_o])])
+    assert not request.HasField("check_legal")
+    details = expect_error(INVALID, srv.stub.Next, request)
+    assert details == "IllegalMoveError: noop is not legal for xplayer in this state"
+
+
+def test_move_of_the_role_not_on_turn_is_invalid_argument(srv: Server,
+                                                          ttt: pb.GameInfo) -> None:
+    """oplayer marking a cell on xplayer's turn gets INVALID_ARGUMENT naming oplayer."""
+    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+        game_id=ttt.game_id, state=initial_state(srv, ttt),
+        joint_moves=[pb.JointMove(moves=[move_of(ttt, "xplayer", "(mark 1 1)"),
+                                         move_of(ttt, "oplayer", "(mark 2 2)")])]))
+    assert details == "IllegalMoveError: (mark 2 2) is not legal for oplayer in this state"
+
+
+# -- unknown games ---------------------------------------------------------------------------
+
+
+UNKNOWN_ID = "0" * 64
+
+
+@pytest.mark.parametrize(("method", "request_"), [
+    ("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID)),
+    ("InitialState", pb.InitialStateRequest(game_id=UNKNOWN_ID)),
+    ("Query", pb.QueryRequest(game_id=UNKNOWN_ID)),
+    ("Next", pb.NextRequest(game_id=UNKNOWN_ID, joint_moves=[pb.JointMove(moves=[0, 1])])),
+    ("Expand", pb.ExpandRequest(game_id=UNKNOWN_ID)),
+    ("Simulate", pb.SimulateRequest(game_id=UNKNOWN_ID, playouts=1)),
+])
+def test_unknown_game_id_is_not_found(srv: Server, method: str, request_: object) -> None:
+    """A game id that is not loaded gets NOT_FOUND telling to load it with LoadGame."""
+    details = expect_error(grpc.StatusCode.NOT_FOUND, getattr(srv.stub, method), request_)
+    assert details == ("game 0000000000000000... is not loaded on this server; load it with "
+                       "LoadGame (games are evicted when the cache is full)")
+
+
+def test_empty_game_id_is_not_found(srv: Server) -> None:
+    """An empty game id gets NOT_FOUND saying the id is empty."""
+    details = expect_error(grpc.StatusCode.NOT_FOUND, srv.stub.GetGame, pb.GetGameRequest())
+    assert details.startswith("game (empty id)")
+
+
+# -- GDL -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["LoadGame", "Translate"])
+def test_gdl_that_does_not_parse_gives_line_and_column(srv: Server, method: str) -> None:
+    """GDL with an unclosed parenthesis gets INVALID_ARGUMENT with line and column."""
+    request_class = getattr(pb, f"{method}Request")
+    details = expect_error(INVALID, getattr(srv.stub, method), request_class(gdl=MALFORMED))
+    assert details == "GdlSyntaxError: line 2, column 1: '(' is never closed"
+
+
+def test_invalid_gdl_names_the_rule(srv: Server) -> None:
+    """An unsafe rule gets INVALID_ARGUMENT with its line, column and text."""
+    details = expect_error(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=UNSAFE))
+    assert details.startswith("GdlValidationError: line 3, column 3: unsafe rule: ")
+    assert details.endswith("(<= (p ?x) (q a))")
+
+
+def test_gdl_ii_is_invalid_argument(srv: Server) -> None:
+    """A GDL-II game (sees) gets INVALID_ARGUMENT saying that GDL-II is not supported, with
+    the rule's position."""
+    details = expect_error(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=GDL_II))
+    assert details.startswith("UnsupportedGdlError: line 1, column 10: GDL-II ('sees') is not "
+                              "supported: this reasoner plays base GDL")
+
+
+def test_control_character_is_invalid_argument(srv: Server) -> None:
+    """A NUL character in the text gets INVALID_ARGUMENT with its line and column."""
+    details = expect_error(INVALID, srv.stub.LoadGame,
+                           pb.LoadGameRequest(gdl="(role a)\x00 (init s)"))
+    assert details == "GdlSyntaxError: line 1, column 9: control character U+0000 in the text"
+
+
+def test_game_without_roles_is_invalid_argument(srv: Server) -> None:
+    """An empty text is no game: INVALID_ARGUMENT saying it declares no role."""
+    details = expect_error(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=""))
+    assert details == "GdlValidationError: the game declares no role"
+
+
+# -- Simulate and Expand arguments -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("playouts", [0, 1_000_001])
+def test_playouts_out_of_range_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
+                                                   playouts: int) -> None:
+    """playouts=0 (or over the maximum) gets INVALID_ARGUMENT giving the allowed range."""
+    details = expect_error(INVALID, srv.stub.Simulate,
+                           pb.SimulateRequest(game_id=ttt.game_id, playouts=playouts))
+    assert details == f"playouts must be between 1 and 1000000, got {playouts}"
+
+
+def test_simulate_without_legal_move_is_failed_precondition(srv: Server) -> None:
+    """A playout reaching a non-terminal state where a role has no legal move gets
+    FAILED_PRECONDITION naming the role."""
+    game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
+    details = expect_error(grpc.StatusCode.FAILED_PRECONDITION, srv.stub.Simulate,
+                           pb.SimulateRequest(game_id=game.game_id, playouts=1))
+    assert details == "role a has no legal move in a non-terminal state after 0 steps"
+
+
+def test_expand_with_too_many_children_is_resource_exhausted(srv: Server) -> None:
+    """Expand of a state with 125,000 joint moves gets RESOURCE_EXHAUSTED naming the count,
+    the maximum and the alternative."""
+    game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=WIDE), timeout=CALL_TIMEOUT).game
+    details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Expand,
+                           pb.ExpandRequest(game_id=game.game_id,
+                                            state=initial_state(srv, game)))
+    assert details == ("the state has 125000 joint moves; Expand returns at most 100000 "
+                       "(use Query and Next)")
+
+
+# -- limits of servers with special settings -------------------------------------------------
+
+
+def test_request_over_the_size_limit_is_resource_exhausted() -> None:
+    """A 2 MB LoadGame to a server with max_message_mb=1 gets RESOURCE_EXHAUSTED giving both
+    sizes, and the server goes on serving."""
+    with running_server(max_message_mb=1) as server:
+        game = server.load("tictactoe")
+        text = game_text("nim") + "\n" + "; padding\n" * 200_000
+        assert len(text.encode()) > 2_000_000
+        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+                               pb.LoadGameRequest(gdl=text))
+        assert "larger than max" in details
+        assert "vs. 1048576" in details
+        assert server.registry.ids() == [game.game_id]
+        assert_answers(server, game)
+
+
+def test_exploding_grounding_is_resource_exhausted() -> None:
+    """A game whose grounding explodes gets RESOURCE_EXHAUSTED naming the time bound; the
+    server then loads and answers other games, and keeps the one it had."""
+    limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits) as server:
+        held = server.load("nim")
+        started = time.monotonic()
+        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+                               pb.LoadGameRequest(gdl=EXPLODING))
+        assert time.monotonic() - started < 10
+        assert details == "exceeded the time bound of 2 s"
+        assert server.registry.ids() == [held.game_id]
+        assert_answers(server, held)
+        assert_answers(server, server.load("tictactoe"))
+
+
+def test_server_answers_while_a_grounding_explodes() -> None:
+    """While one LoadGame grounds a game that explodes, the server answers other requests
+    at once (the grounding runs in a bounded child process)."""
+    limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits) as server:
+        held = server.load("nim")
+        exploding = server.stub.LoadGame.future(pb.LoadGameRequest(gdl=EXPLODING),
+                                                timeout=CALL_TIMEOUT)
+        time.sleep(0.5)
+        assert not exploding.done()
+        started = time.monotonic()
+        assert_answers(server, held)
+        assert time.monotonic() - started < 1
+        with pytest.raises(grpc.RpcError) as caught:
+            exploding.result()
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_simulate_past_its_deadline_is_deadline_exceeded() -> None:
+    """1,000,000 connect-four playouts with a 0.5 s deadline end in DEADLINE_EXCEEDED after
+    about 0.5 s, and the server (one worker thread) answers the next request at once: it
+    gave up the playouts."""
+    with running_server(workers=1) as server:
+        game = server.load("connectfour")
+        started = time.monotonic()
+        expect_error(grpc.StatusCode.DEADLINE_EXCEEDED, server.stub.Simulate,
+                     pb.SimulateRequest(game_id=game.game_id, playouts=1_000_000, seed=1),
+                     timeout=0.5)
+        assert time.monotonic() - started < 2
+        started = time.monotonic()
+        assert_answers(server, game)
+        assert time.monotonic() - started < 2
+        response = server.stub.Simulate(pb.SimulateRequest(game_id=game.game_id, playouts=2,
+                                                           seed=1), timeout=CALL_TIMEOUT)
+        assert [p.terminal for p in response.playouts] == [True, True]
+
+
+# -- errors through the client library -------------------------------------------------------
+
+
+@pytest.fixture
+def client(srv: Server) -> Iterator[ReasonerClient]:
+    """A ReasonerClient to the module's server."""
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as reasoner:
+        yield reasoner
+
+
+def test_client_unknown_game_error(client: ReasonerClient) -> None:
+    """An unknown game id arrives as UnknownGameError (a LookupError) with the advice."""
+    with pytest.raises(UnknownGameError, match="is not loaded on this server") as caught:
+        client.call("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID))
+    assert isinstance(caught.value, LookupError)
+
+
+def test_client_illegal_move_error(client: ReasonerClient) -> None:
+    """An illegal move arrives as IllegalMoveError naming the move and the role."""
+    game = client.load_game(game_text("tictactoe"))
+    state = game.initial_state()
+    noop = (game.move_id("xplayer", "noop"), game.move_id("oplayer", "noop"))
+    with pytest.raises(IllegalMoveError, match="noop is not legal for xplayer in this state"):
+        game.next(state, noop)
+
+
+def test_client_wrong_length_joint_move_is_illegal_move_error(client: ReasonerClient) -> None:
+    """A joint move with a role missing arrives as IllegalMoveError."""
+    game = client.load_game(game_text("rps"))
+    with pytest.raises(IllegalMoveError, match=r"one move per role \(2\), got 1"):
+        game.next(game.initial_state(), (game.move_id("p1", "rock"),))
+
+
+def test_client_invalid_state_error(client: ReasonerClient) -> None:
+    """A state with a fluent id outside the table arrives as InvalidStateError."""
+    game = client.load_game(game_text("tictactoe"))
+    with pytest.raises(InvalidStateError, match="fluent id 999 is not in the fluent table"):
+        game.query(State((0, 999)))
+
+
+def test_client_gdl_error(client: ReasonerClient) -> None:
+    """GDL that does not parse arrives as GdlError with line and column in the message."""
+    with pytest.raises(GdlError, match="line 2, column 1: '\\(' is never closed"):
+        client.load_game(MALFORMED)
+
+
+def test_client_gdl_ii_is_gdl_error(client: ReasonerClient) -> None:
+    """A GDL-II game arrives as GdlError saying GDL-II is not supported."""
+    with pytest.raises(GdlError, match="GDL-II \\('sees'\\) is not supported"):
+        client.load_game(GDL_II)
+
+
+def test_client_gdl_error_keeps_position(client: ReasonerClient) -> None:
+    """The GdlError a client raises has the line and column attributes of the server's."""
+    with pytest.raises(GdlError) as caught:
+        client.load_game(MALFORMED)
+    assert (caught.value.line, caught.value.column) == (2, 1)
+
+
+def test_client_resource_limit_error(client: ReasonerClient) -> None:
+    """An Expand over the children limit arrives as ResourceLimitError."""
+    game = client.load_game(WIDE)
+    with pytest.raises(ResourceLimitError, match="125000 joint moves"):
+        game.expand(game.initial_state())
+
+
+def test_client_message_too_large_is_resource_limit_error() -> None:
+    """A request over the server's size limit arrives as ResourceLimitError."""
+    with running_server(max_message_mb=1) as server, \
+            ReasonerClient(server.target, timeout=CALL_TIMEOUT) as reasoner:
+        with pytest.raises(ResourceLimitError, match="larger than max"):
+            reasoner.load_game(game_text("nim") + "; padding\n" * 200_000)
+        assert reasoner.load_game(game_text("nim")).roles == ("p1", "p2")
+
+
+def test_client_errors_are_reasoner_errors(client: ReasonerClient) -> None:
+    """Every error the client raises for bad input is a ReasonerError (one except clause)."""
+    game = client.load_game(game_text("tictactoe"))
+    failures: list[Callable[[], object]] = [
+        lambda: client.call("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID)),
+        lambda: game.query(State((999,))),
+        lambda: client.load_game(MALFORMED),
+        lambda: game.simulate(playouts=0),
+    ]
+    caught = []
+    for failure in failures:
+        with pytest.raises(ReasonerError) as error:
+            failure()
+        caught.append(type(error.value).__name__)
+    assert caught == ["UnknownGameError", "InvalidStateError", "GdlSyntaxError", "RemoteError"]
