@@ -4,15 +4,22 @@ Players receive :class:`RemoteGame` handles and the value types of :mod:`client.
 no protobuf type reaches them.
 """
 
+from client.match import MatchResult, play_match
+from client.players import MctsPlayer, Player, RandomPlayer
 from client.reasoner_client import ReasonerClient, RemoteGame
 from client.values import JointMove, PlayoutResult, SimulationResult, State, StateInfo
 
 __all__ = [
     "JointMove",
+    "MatchResult",
+    "MctsPlayer",
+    "Player",
     "PlayoutResult",
+    "RandomPlayer",
     "ReasonerClient",
     "RemoteGame",
     "SimulationResult",
     "State",
     "StateInfo",
+    "play_match",
 ]

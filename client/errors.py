@@ -12,6 +12,7 @@ from reasoner.errors import (
     GdlValidationError,
     IllegalMoveError,
     InvalidStateError,
+    NoLegalMoveError,
     ReasonerError,
     ResourceLimitError,
     UnknownGameError,
@@ -46,8 +47,10 @@ def error_from_rpc(error: grpc.RpcError) -> ReasonerError:
     if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         bound = next((b for b in ("time", "memory") if f"{b} bound" in message), None)
         return ResourceLimitError(message, bound=bound)
+    kind, _, rest = message.partition(": ")
+    if code == grpc.StatusCode.FAILED_PRECONDITION and kind == "NoLegalMoveError":
+        return NoLegalMoveError(rest)
     if code == grpc.StatusCode.INVALID_ARGUMENT:
-        kind, _, rest = message.partition(": ")
         if kind == "IllegalMoveError":
             return IllegalMoveError(rest)
         if kind == "InvalidStateError":

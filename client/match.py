@@ -14,13 +14,9 @@ from dataclasses import dataclass
 from client.players.player import Player
 from client.reasoner_client import RemoteGame
 from client.values import JointMove, State, StateInfo
-from reasoner.errors import IllegalMoveError, ReasonerError
+from reasoner.errors import IllegalMoveError, NoLegalMoveError
 
-__all__ = ["MatchResult", "MatchStep", "NoLegalMoveError", "play_match"]
-
-
-class NoLegalMoveError(ReasonerError):
-    """A role has no legal move in a non-terminal state (a defect of the game's rules)."""
+__all__ = ["MatchResult", "MatchStep", "play_match"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,6 +155,97 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_match(args: argparse.Namespace) -> int:
+    import os
+    import random
+
+    # gRPC's core logs transport events at info level (a GOAWAY when the embedded server
+    # stops before a closed channel's connection is gone); only its errors belong on our
+    # stderr. Set before grpc is first imported; the user's own setting wins.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    import grpc
+
+    from client import ReasonerClient
+    from client.match import MatchStep, play_match
+    from client.players import MctsPlayer, Player, RandomPlayer
+
+    names = [name.strip() for name in args.players.split(",")]
+    known = ("mcts", "random")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        print(f"gdl-reasoner: unknown player {unknown[0]!r} (known: {', '.join(known)})",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.playouts < 1:
+        print(f"gdl-reasoner: --playouts must be at least 1, got {args.playouts}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = _read(args.game)
+    except _Unreadable as error:
+        return _game_error(args.game, error)
+
+    server = None
+    if args.server is None:
+        from reasoner.server.app import create_server
+
+        try:
+            server, port, _ = create_server("127.0.0.1:0", games=None)
+        except OSError as error:
+            print(f"gdl-reasoner: cannot start a reasoner service: {error}", file=sys.stderr)
+            return EXIT_FAILURE
+        target = f"127.0.0.1:{port}"
+    else:
+        target = args.server
+    client = ReasonerClient(target)
+    try:
+        if server is None:
+            # A short wait here, so that a wrong address fails fast, not at the deadline.
+            try:
+                with grpc.insecure_channel(target) as probe:
+                    grpc.channel_ready_future(probe).result(timeout=args.connect_timeout)
+            except grpc.FutureTimeoutError:
+                print(f"gdl-reasoner: cannot reach a reasoner service at {target}",
+                      file=sys.stderr)
+                return EXIT_FAILURE
+        try:
+            game = client.load_game(text)
+        except ReasonerError as error:
+            return _game_error(args.game, error)
+        if len(names) != len(game.roles):
+            print(f"gdl-reasoner: {args.game} has {len(game.roles)} roles "
+                  f"({', '.join(game.roles)}) but --players names {len(names)}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        players: list[Player] = []
+        for index, name in enumerate(names):
+            # One generator per seat, so that a seat's play does not depend on the others'.
+            rng = random.Random(f"{args.seed}/{index}")
+            players.append(MctsPlayer(rng, playouts=args.playouts) if name == "mcts"
+                           else RandomPlayer(rng))
+
+        def show(step: MatchStep) -> None:
+            moves = ", ".join(f"{role} {move}"
+                              for role, move in zip(game.roles, step.moves, strict=True))
+            print(f"step {step.number}: {moves}", flush=True)
+
+        try:
+            result = play_match(game, players, max_steps=args.max_steps, on_step=show)
+        except ReasonerError as error:
+            print(f"gdl-reasoner: {args.game}: {type(error).__name__}: {error}",
+                  file=sys.stderr)
+            return EXIT_FAILURE
+        goals = ", ".join(f"{role} {'none' if goal is None else goal}"
+                          for role, goal in zip(result.roles, result.goals, strict=True))
+        ending = "" if result.terminal else f" (stopped after {args.max_steps} steps)"
+        print(f"result: {goals} after {result.steps} steps{ending}")
+        return EXIT_OK
+    finally:
+        client.close()
+        if server is not None:
+            server.stop(None)
+
+
 def _bundled_games() -> str | None:
     folder = Path(__file__).resolve().parent.parent / "games"
     return str(folder) if folder.is_dir() else None
@@ -204,6 +295,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-message-mb", type=int, default=16,
                    help="largest request or response in MiB")
     p.set_defaults(run=_cmd_serve)
+
+    p = commands.add_parser("match", help="play one match between players")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--players", required=True,
+                   help="comma-separated player per role, in role order: mcts or random")
+    p.add_argument("--server", metavar="HOST:PORT",
+                   help="a running reasoner service (default: start one in this process)")
+    p.add_argument("--playouts", type=int, default=100, help="MCTS iterations per move")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=int, default=1000,
+                   help="joint moves after which the match stops unfinished")
+    p.add_argument("--connect-timeout", type=float, default=5.0,
+                   help="seconds to wait for --server to answer")
+    p.set_defaults(run=_cmd_match)
 
     p = commands.add_parser("sweep", help="load and play every .kif file under a folder")
     p.add_argument("folder", nargs="?", default="../shared/corpus")

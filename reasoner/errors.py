@@ -14,6 +14,7 @@ __all__ = [
     "GoalError",
     "IllegalMoveError",
     "InvalidStateError",
+    "NoLegalMoveError",
     "ReasonerError",
     "ResourceLimitError",
     "UnknownGameError",
@@ -54,6 +55,10 @@ class IllegalMoveError(ReasonerError):
 
 class InvalidStateError(ReasonerError):
     """A state that names fluents the game can never have, or is otherwise malformed."""
+
+
+class NoLegalMoveError(ReasonerError):
+    """A role has no legal move in a non-terminal state (a defect of the game's rules)."""
 
 
 class GoalError(ReasonerError):

@@ -23,8 +23,14 @@ from typing import Any
 
 from reasoner.engine.game import Game
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
-from reasoner.engine.playout import NoLegalMoveError, random_playout
-from reasoner.errors import GdlError, GoalError, ReasonerError, ResourceLimitError
+from reasoner.engine.playout import random_playout
+from reasoner.errors import (
+    GdlError,
+    GoalError,
+    NoLegalMoveError,
+    ReasonerError,
+    ResourceLimitError,
+)
 
 __all__ = ["Fate", "check_file", "format_table", "summarise", "sweep"]
 

@@ -309,7 +309,8 @@ def test_simulate_without_legal_move_is_failed_precondition(srv: Server) -> None
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
     details = expect_error(grpc.StatusCode.FAILED_PRECONDITION, srv.stub.Simulate,
                            pb.SimulateRequest(game_id=game.game_id, playouts=1))
-    assert details == "role a has no legal move in a non-terminal state after 0 steps"
+    assert details == ("NoLegalMoveError: role a has no legal move in a non-terminal state "
+                       "after 0 steps")
 
 
 def test_expand_with_too_many_children_is_resource_exhausted(srv: Server) -> None:

@@ -46,7 +46,7 @@ class _Node:
     children: dict[JointMove, State] | None = None
     # True when ``children`` holds every legal joint move (the node was expanded in full).
     complete: bool = False
-    # Exact values per role, once known (a terminal state: its goals).
+    # Exact values per role, once known (a terminal state or a dead end: its goals).
     proven: tuple[float, ...] | None = None
     # Per role: the position of a decisive move, and the positions of hopeless moves.
     decisive: list[int | None] = field(default_factory=list)
@@ -58,7 +58,8 @@ class _Node:
         self.totals = [[0.0] * len(moves) for moves in legal]
         self.decisive = [None] * len(legal)
         self.hopeless = [frozenset()] * len(legal)
-        if self.info.terminal:
+        if self.info.terminal or not all(legal):
+            # A role without a legal move (a defect of the rules) ends the game here too.
             self.proven = goal_values([self.info.goal(r) for r in range(len(legal))])
 
 
@@ -74,8 +75,8 @@ class MctsPlayer:
             rng: Seeded random generator (untried move order, playout seeds).
             playouts: Search iterations per move, each ending in one leaf evaluation.
             exploration: The constant C of UCT, for values scaled to 0.0..1.0.
-            evaluator: Values of a leaf per role (default: one random playout on the
-                server per leaf).
+            evaluator: Values of a leaf per role (default: the mean of four random
+                playouts that the server runs in one call).
             expand_limit: A node with at most this many joint moves gets all its successors
                 in one ``Expand`` call when first passed through; a larger one gets them one
                 ``Next`` call at a time, as the search tries them (and proves nothing).
@@ -88,7 +89,11 @@ class MctsPlayer:
             raise ValueError(f"playouts must be at least 1, got {playouts}")
         self.playouts = playouts
         self.exploration = exploration
-        self.evaluator: Evaluator = evaluator if evaluator is not None else SimulateEvaluator()
+        # Four playouts per leaf in one call cost about twice one (the call dominates) and
+        # halve the noise of a leaf's value: at 100 iterations per move this is what keeps
+        # the search from picking moves that only random play makes look good.
+        self.evaluator: Evaluator = (evaluator if evaluator is not None
+                                     else SimulateEvaluator(rollouts=4))
         self.expand_limit = expand_limit
         self.max_depth = max_depth
         self.max_nodes = max_nodes
@@ -119,10 +124,27 @@ class MctsPlayer:
         if decisive is not None:
             return legal[decisive]
         counts, totals = root.counts[self._role], root.totals[self._role]
-        # The most tried move; among equals the one with the best mean value.
+        exact = self._exact_values(root)
+        # The best proven move if the root is solved, else the most tried move; among
+        # equals the one with the best mean value.
         best = max(self._candidates(root, self._role),
-                   key=lambda i: (counts[i], totals[i] / counts[i] if counts[i] else 0.0))
+                   key=lambda i: (exact[i], counts[i],
+                                  totals[i] / counts[i] if counts[i] else 0.0))
         return legal[best]
+
+    def _exact_values(self, node: _Node) -> list[float]:
+        """Per move of the player's role at a proven node: the least it is proven to get
+        after the move (all zeros if the node is not proven)."""
+        legal = node.info.legal[self._role]
+        if node.proven is None or node.children is None:
+            return [0.0] * len(legal)
+        position = {move: i for i, move in enumerate(legal)}
+        exact = [1.0] * len(legal)
+        for joint, child in node.children.items():
+            proven = self._table[child].proven
+            i = position[joint[self._role]]
+            exact[i] = min(exact[i], proven[self._role] if proven is not None else 0.0)
+        return exact
 
     def move_statistics(self, state: State) -> dict[int, tuple[int, float]]:
         """For the player's role in a searched state: move id -> (visits, mean value)."""

@@ -8,13 +8,9 @@ from dataclasses import dataclass
 from reasoner.asp.machine import StateInfo
 from reasoner.engine.game import Game
 from reasoner.engine.values import State
-from reasoner.errors import ReasonerError
+from reasoner.errors import NoLegalMoveError
 
-__all__ = ["NoLegalMoveError", "PlayoutResult", "random_playout"]
-
-
-class NoLegalMoveError(ReasonerError):
-    """A role has no legal move in a non-terminal state (a defect of the game's rules)."""
+__all__ = ["PlayoutResult", "random_playout"]
 
 
 @dataclass(frozen=True)

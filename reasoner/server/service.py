@@ -15,9 +15,9 @@ import grpc
 from reasoner.asp.machine import StateInfo
 from reasoner.asp.translate import translate
 from reasoner.engine.game import Game, parse_gdl
-from reasoner.engine.playout import NoLegalMoveError, random_playout
+from reasoner.engine.playout import random_playout
 from reasoner.engine.values import State
-from reasoner.errors import InvalidStateError
+from reasoner.errors import InvalidStateError, NoLegalMoveError
 from reasoner.gdl.validation import validate
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, status_of
@@ -205,7 +205,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 result = random_playout(game, state, rng, max_steps,
                                         record=request.record_trajectories)
             except NoLegalMoveError as error:
-                raise RequestError(grpc.StatusCode.FAILED_PRECONDITION, str(error)) from None
+                raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"NoLegalMoveError: {error}") from None
             updates += result.length
             playouts.append(pb.Playout(
                 goals=[pb.GoalValues(values=v) for v in result.info.goals],
