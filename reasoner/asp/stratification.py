@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import clingo
 
+from reasoner.gdl.components import strongly_connected_components
+
 __all__ = ["GroundDependencies"]
 
 
@@ -38,61 +40,8 @@ class GroundDependencies(clingo.Observer):
             graph[atom] |= children
         for atom, negated in self.negative:
             graph[atom].add(negated)
-        component = _components(graph)
+        component = strongly_connected_components(graph)
         for atom, negated in self.negative:
-            if atom == negated or (atom in component and
-                                   component.get(atom) == component.get(negated)):
+            if component.get(atom) == component.get(negated):
                 return atom, negated
         return None
-
-
-def _components(graph: dict[int, set[int]]) -> dict[int, int]:
-    """Strongly connected components of size > 1 (iterative Tarjan): atom -> component."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    result: dict[int, int] = {}
-    counter = 0
-    components = 0
-    for root in list(graph):
-        if root in index:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        work = [(root, iter(graph.get(root, ())))]
-        while work:
-            node, children = work[-1]
-            pushed = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(graph.get(child, ()))))
-                    pushed = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if pushed:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                members = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    members.append(member)
-                    if member == node:
-                        break
-                if len(members) > 1:
-                    for member in members:
-                        result[member] = components
-                    components += 1
-    return result

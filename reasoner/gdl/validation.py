@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from reasoner.errors import GdlValidationError, UnsupportedGdlError
+from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -210,53 +211,6 @@ class _Arities:
                 self._see(self.functions, function.name, len(function.args), rule, "function")
 
 
-def _sccs(graph: dict[Signature, set[Signature]]) -> dict[Signature, int]:
-    """Tarjan's algorithm, iterative: component index per node."""
-    index: dict[Signature, int] = {}
-    low: dict[Signature, int] = {}
-    on_stack: set[Signature] = set()
-    stack: list[Signature] = []
-    component: dict[Signature, int] = {}
-    counter = 0
-    for root in graph:
-        if root in index:
-            continue
-        work: list[tuple[Signature, Iterator[Signature]]] = [(root, iter(graph[root]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(graph.get(child, ()))))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                ident = len(set(component.values()))
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component[member] = ident
-                    if member == node:
-                        break
-    return component
-
-
 def _reaches(graph: dict[Signature, set[Signature]], start: Signature) -> set[Signature]:
     seen = {start}
     todo = [start]
@@ -323,7 +277,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
             "a role is named 'random'; it is played as an ordinary player (GDL-II's random "
             "nature player is not supported)", seen_roles["random"].pos))
 
-    component = _sccs(graph)
+    component = strongly_connected_components(graph)
     for head, body, rule in negative_edges:
         if component.get(head) == component.get(body):
             # Several ggp.org games write (<= (goal r 100) (not (goal r 0))): a negative cycle

@@ -1,0 +1,59 @@
+"""Strongly connected components of a dependency graph (relations or ground atoms)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from typing import TypeVar
+
+__all__ = ["strongly_connected_components"]
+
+Node = TypeVar("Node", bound=Hashable)
+
+
+def strongly_connected_components(graph: Mapping[Node, Iterable[Node]]) -> dict[Node, int]:
+    """The component number of every node reachable in ``graph`` (Tarjan's algorithm,
+    iterative, so deep dependency chains do not hit Python's recursion limit)."""
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    on_stack: set[Node] = set()
+    stack: list[Node] = []
+    component: dict[Node, int] = {}
+    counter = 0
+    components = 0
+    for root in list(graph):
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        work: list[tuple[Node, Iterator[Node]]] = [(root, iter(graph.get(root, ())))]
+        while work:
+            node, children = work[-1]
+            pushed = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(graph.get(child, ()))))
+                    pushed = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if pushed:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component[member] = components
+                    if member == node:
+                        break
+                components += 1
+    return component
