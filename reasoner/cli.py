@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from reasoner.engine.limits import Limits
 from reasoner.errors import GdlError, ReasonerError
 
 __all__ = ["main"]
@@ -37,6 +38,10 @@ def _game_error(path: str, error: ReasonerError | _Unreadable) -> int:
     return EXIT_FAILURE
 
 
+def _limits(args: argparse.Namespace) -> Limits | None:
+    return Limits(args.timeout, args.memory) if args.timeout > 0 else None
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from reasoner.engine.game import Game
 
@@ -44,7 +49,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for path in args.games:
         try:
             game = Game.from_gdl(_read(path), case_sensitive=args.case_sensitive,
-                                 strict=not args.lenient)
+                                 strict=not args.lenient, limits=_limits(args))
         except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
             continue
@@ -75,11 +80,15 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from reasoner.bench import bench_game, bench_service
+    from reasoner.engine.game import Game
 
     status = EXIT_OK
     for path in args.games:
         try:
             text = _read(path)
+            limits = _limits(args)
+            if limits is not None:  # refuse a game that cannot be loaded within the bounds
+                Game.from_gdl(text, limits=limits)
             result = bench_game(path, text, runs=args.runs, seconds=args.seconds,
                                 seed=args.seed)
             services = bench_service(path, text, seconds=args.seconds, seed=args.seed) \
@@ -263,9 +272,16 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--lenient", action="store_true",
                        help="accept a name used with two arities as two symbols")
 
+    def limit_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--timeout", type=float, default=60.0,
+                       help="seconds allowed for loading a game (0: no bound)")
+        p.add_argument("--memory", type=int, default=4096,
+                       help="MiB allowed for loading a game")
+
     p = commands.add_parser("check", help="load games and report sizes and warnings")
     p.add_argument("games", nargs="+", metavar="GAME")
     reading_options(p)
+    limit_options(p)
     p.set_defaults(run=_cmd_check)
 
     p = commands.add_parser("translate", help="print the ASP program of a game")
@@ -283,6 +299,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per game and backend")
     p.add_argument("--grpc", action="store_true",
                    help="also measure Query/Next latency and Simulate over loopback gRPC")
+    limit_options(p)
     p.set_defaults(run=_cmd_bench)
 
     p = commands.add_parser("serve", help="run the gRPC reasoner service")
