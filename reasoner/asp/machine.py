@@ -160,8 +160,8 @@ class Machine:
         with self._lock:
             self._solve(bits, (), current=True, successor=False)
             info, _, _ = self._decode(bits, current=True, successor=False)
-        assert info is not None
-        self._remember(bits, info)
+            assert info is not None
+            self._remember(bits, info)
         return info
 
     def step(self, bits: int, joint: tuple[int, ...],
@@ -175,15 +175,16 @@ class Machine:
         with self._lock:
             self._solve(bits, joint, current=current, successor=True)
             info, next_bits, next_info = self._decode(bits, current=current, successor=True)
-        assert next_info is not None
-        if info is not None:
-            self._remember(bits, info)
-        self._remember(next_bits, next_info)
+            assert next_info is not None
+            if info is not None:
+                self._remember(bits, info)
+            self._remember(next_bits, next_info)
         return info, next_bits, next_info
 
     # -- internals -----------------------------------------------------------------------
 
     def _remember(self, bits: int, info: StateInfo) -> None:
+        # Called with the lock held: eviction iterates the cache.
         cache = self._cache
         if len(cache) >= _CACHE_SIZE:
             cache.pop(next(iter(cache)))
