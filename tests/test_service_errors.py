@@ -376,6 +376,19 @@ def test_server_answers_while_a_grounding_explodes() -> None:
         assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+def test_load_past_its_deadline_stops_grounding() -> None:
+    """A LoadGame whose deadline is shorter than the grounding bound ends at the deadline:
+    the client gets DEADLINE_EXCEEDED and the server's only worker is free again at once."""
+    limits = Limits(seconds=60, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits, workers=1) as server:
+        held = server.load("nim")
+        expect_error(grpc.StatusCode.DEADLINE_EXCEEDED, server.stub.LoadGame,
+                     pb.LoadGameRequest(gdl=EXPLODING), timeout=1.0)
+        started = time.monotonic()
+        assert_answers(server, held)
+        assert time.monotonic() - started < 5
+
+
 def test_simulate_past_its_deadline_is_deadline_exceeded() -> None:
     """1,000,000 connect-four playouts with a 0.5 s deadline end in DEADLINE_EXCEEDED after
     about 0.5 s, and the server (one worker thread) answers the next request at once: it

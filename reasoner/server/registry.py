@@ -9,6 +9,7 @@ text simply loads it again.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 import time
@@ -57,9 +58,11 @@ class GameRegistry:
         # One lock per id being loaded, so that concurrent loads of one game ground it once.
         self._loading: dict[str, threading.Lock] = {}
 
-    def load(self, text: str, *, case_sensitive: bool = False,
-             lenient: bool = False) -> tuple[LoadedGame, bool]:
+    def load(self, text: str, *, case_sensitive: bool = False, lenient: bool = False,
+             seconds: float | None = None) -> tuple[LoadedGame, bool]:
         """Load a game (or find it loaded); returns it and whether it was already loaded.
+
+        ``seconds`` shortens the time bound for this load (a request's deadline).
 
         Raises:
             GdlError: the text is not valid GDL.
@@ -80,9 +83,11 @@ class GameRegistry:
                     found = self._touch(ident)
                     if found is not None:
                         return found, True
-                if self._limits is not None:
-                    run_bounded(_bounded_probe, (text, case_sensitive, not lenient),
-                                self._limits)
+                limits = self._limits
+                if limits is not None:
+                    if seconds is not None and seconds < limits.seconds:
+                        limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
+                    run_bounded(_bounded_probe, (text, case_sensitive, not lenient), limits)
                 game = Game.from_description(description, case_sensitive=case_sensitive,
                                              strict=not lenient, parse_ms=parse_ms)
                 loaded = LoadedGame(ident, game)

@@ -123,7 +123,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                  context: grpc.ServicerContext) -> pb.LoadGameResponse:
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
-            lenient=request.options.lenient)
+            lenient=request.options.lenient, seconds=context.time_remaining())
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
