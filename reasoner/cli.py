@@ -78,6 +78,37 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_supersets(args: argparse.Namespace) -> int:
+    from reasoner.engine.limits import run_bounded
+    from reasoner.instantiate.supersets import supersets
+
+    try:
+        text = _read(args.game)
+        limits = _limits(args)
+        # The superset grounding itself may explode: bounded, it runs in a child process.
+        found = run_bounded(supersets, (text,), limits) if limits is not None \
+            else supersets(text)
+    except (ReasonerError, _Unreadable) as error:
+        return _game_error(args.game, error)
+    if args.json:
+        print(json.dumps({
+            "game": Path(args.game).stem, "seconds": round(found.seconds, 4),
+            "size": found.size, "fluents": list(found.fluents),
+            "moves": [{"role": r, "move": m} for r, m in found.moves],
+            "atoms": {f"{name}/{arity}": list(texts)
+                      for (name, arity), texts in found.atoms.items()},
+        }))
+        return EXIT_OK
+    print(f"{args.game}: {found.size} ground atoms in {found.seconds * 1e3:.1f} ms: "
+          f"{len(found.fluents)} fluents, {len(found.moves)} moves")
+    for (name, arity), texts in found.atoms.items():
+        print(f"  {name}/{arity}: {len(texts)}")
+        if args.list:
+            for text in texts:
+                print(f"    {text}")
+    return EXIT_OK
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from reasoner.bench import bench_game, bench_service
     from reasoner.engine.game import Game
@@ -290,6 +321,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="also print the relaxed (reachability) program")
     reading_options(p)
     p.set_defaults(run=_cmd_translate)
+
+    p = commands.add_parser("supersets",
+                            help="every fluent, move and auxiliary atom that could ever hold")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--list", action="store_true", help="list the atoms, not only their counts")
+    p.add_argument("--json", action="store_true", help="one JSON object with every atom")
+    limit_options(p)
+    p.set_defaults(run=_cmd_supersets)
 
     p = commands.add_parser("bench", help="random-playout state updates per second")
     p.add_argument("games", nargs="+", metavar="GAME")

@@ -30,7 +30,9 @@ __all__ = [
     "escape_identifier",
     "is_plain_identifier",
     "predicate_name",
+    "relation_name",
     "term_text",
+    "unescape_identifier",
     "variable_text",
 ]
 
@@ -98,6 +100,28 @@ def term_text(term: Term, anonymous: frozenset[str] = frozenset()) -> str:
     if is_plain_identifier(term.name):
         return f"{term.name}({args})"
     return f"({constant_text(term.name)},{args})"
+
+
+def unescape_identifier(spelling: str) -> str:
+    """The name that :func:`escape_identifier` spelled."""
+    out = []
+    i = 0
+    while i < len(spelling):
+        if spelling[i] == "_":
+            end = spelling.index("_", i + 1)
+            out.append(chr(int(spelling[i + 1:end], 16)))
+            i = end + 1
+        else:
+            out.append(spelling[i])
+            i += 1
+    return "".join(out)
+
+
+def relation_name(predicate: str) -> str:
+    """The GDL relation name of an ASP predicate name (inverse of :func:`predicate_name`)."""
+    if predicate.startswith("_r_"):
+        return unescape_identifier(predicate[3:])
+    return predicate
 
 
 def predicate_name(name: str) -> str:

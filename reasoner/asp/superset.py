@@ -7,9 +7,12 @@ from dataclasses import dataclass
 
 import clingo
 
+from reasoner.asp.encoding import relation_name
+from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
 from reasoner.asp.translate import Translation
 
-__all__ = ["Superset", "compute_superset", "new_control"]
+__all__ = ["AtomSuperset", "Superset", "compute_atom_superset", "compute_superset",
+           "new_control"]
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -47,3 +50,45 @@ def compute_superset(translation: Translation) -> Superset:
     )
     count = len(atoms)
     return Superset(tuple(fluents), tuple(moves), count, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class AtomSuperset:
+    """Every ground atom of every relation that relaxed reachability admits, as GDL text,
+    grouped by relation signature, with the time the grounding took."""
+
+    atoms: dict[tuple[str, int], tuple[str, ...]]
+    fluents: tuple[str, ...]
+    moves: tuple[tuple[str, str], ...]
+    seconds: float
+
+    @property
+    def size(self) -> int:
+        return sum(len(group) for group in self.atoms.values())
+
+
+def compute_atom_superset(translation: Translation) -> AtomSuperset:
+    """Ground a relaxed program (best one made with ``relaxed_everything=True``) and read
+    every atom back as GDL."""
+    start = time.perf_counter()
+    ctl = new_control()
+    ctl.add("base", [], translation.relaxed_program)
+    ctl.ground([("base", [])])
+    groups: dict[tuple[str, int], list[str]] = {}
+    fluents: list[str] = []
+    moves: list[tuple[str, str]] = []
+    for atom in ctl.symbolic_atoms:
+        symbol = atom.symbol
+        if symbol.type != clingo.SymbolType.Function or symbol.name.startswith("_n_"):
+            continue
+        signature = (relation_name(str(symbol.name)), len(symbol.arguments))
+        groups.setdefault(signature, []).append(atom_to_gdl(symbol))
+        if signature == ("true", 1):
+            fluents.append(symbol_to_gdl(symbol.arguments[0]))
+        elif signature == ("does", 2):
+            moves.append((symbol_to_gdl(symbol.arguments[0]),
+                          symbol_to_gdl(symbol.arguments[1])))
+    return AtomSuperset(
+        atoms={sig: tuple(sorted(texts)) for sig, texts in sorted(groups.items())},
+        fluents=tuple(sorted(fluents)), moves=tuple(sorted(moves)),
+        seconds=time.perf_counter() - start)

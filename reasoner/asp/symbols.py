@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import clingo
 
-__all__ = ["symbol_to_gdl"]
+from reasoner.asp.encoding import relation_name
+
+__all__ = ["atom_to_gdl", "symbol_to_gdl"]
 
 
 def _name(symbol: clingo.Symbol) -> str:
@@ -27,3 +29,11 @@ def symbol_to_gdl(symbol: clingo.Symbol) -> str:
     if not args:
         return str(symbol.name)
     return "(" + " ".join([str(symbol.name), *(symbol_to_gdl(a) for a in args)]) + ")"
+
+
+def atom_to_gdl(atom: clingo.Symbol) -> str:
+    """GDL text of a ground atom of the translated program, e.g. ``(legal xplayer noop)``."""
+    name = relation_name(str(atom.name))
+    if not atom.arguments:
+        return name
+    return "(" + " ".join([name, *(symbol_to_gdl(a) for a in atom.arguments)]) + ")"

@@ -131,13 +131,17 @@ class Translation:
     next_layer_names: dict[str, str]
 
 
-def translate(game: GameDescription, *, unfold_calls: bool = True) -> Translation:
+def translate(game: GameDescription, *, unfold_calls: bool = True,
+              relaxed_everything: bool = False) -> Translation:
     """Translate a validated game.
 
     Args:
         game: A game that passed :func:`reasoner.gdl.validation.validate`.
         unfold_calls: Unfold auxiliary relations called with constants (see
             :mod:`reasoner.gdl.unfolding`); off gives a rule-for-rule translation.
+        relaxed_everything: Keep every rule in the relaxed program (goal, terminal and the
+            auxiliary relations only they read), for the superset of every atom; by default
+            it keeps only what reachability needs.
     """
     flats = [flat for rule in game.rules for flat in flat_rules(rule)]
     if unfold_calls:
@@ -160,6 +164,8 @@ def translate(game: GameDescription, *, unfold_calls: bool = True) -> Translatio
 
     # Reachability needs only what init, next and legal read.
     relaxed_needed = _closure(graph, [("init", 1), ("next", 1), ("legal", 2), ("role", 1)])
+    if relaxed_everything:
+        relaxed_needed |= {flat.head.signature for flat in flats}
 
     game_lines = ["% Game rules, translated from GDL (one ASP rule per disjunct of a body)."]
     relaxed_lines = [

@@ -1,0 +1,29 @@
+"""Relaxed-reachability supersets of a game (SPEC section 3, after Kissmann & Edelkamp).
+
+Negative literals are dropped (``distinct`` is kept), every legal move becomes possible and
+every ``next`` fluent becomes a possible fluent, until nothing changes; clingo's grounder
+computes that fixpoint. Whatever can hold in the real game is in the result, which may hold
+more (every king move, attacked or not).
+"""
+
+from __future__ import annotations
+
+from reasoner.asp.superset import AtomSuperset, compute_atom_superset
+from reasoner.asp.translate import translate
+from reasoner.engine.game import parse_gdl
+from reasoner.gdl.validation import validate
+
+__all__ = ["AtomSuperset", "supersets"]
+
+
+def supersets(text: str, *, case_sensitive: bool = False, strict: bool = True) -> AtomSuperset:
+    """Every fluent, move and auxiliary atom of a GDL game that could ever hold.
+
+    Raises:
+        GdlError: the text is not valid GDL.
+    """
+    description = parse_gdl(text, case_sensitive=case_sensitive)
+    validate(description, strict=strict)
+    # No unfolding: every auxiliary relation of the source keeps its atoms.
+    return compute_atom_superset(translate(description, unfold_calls=False,
+                                           relaxed_everything=True))

@@ -1,0 +1,94 @@
+"""Relaxed-reachability supersets (SPEC section 3): every fluent, move and auxiliary atom
+that could ever hold."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reasoner import Game
+from reasoner.instantiate import supersets
+from tests.conftest import BUNDLED, ROOT
+
+FOUR_CELLS = """
+(role robot)
+(init (cell a))
+(adjacent a b) (adjacent b c) (adjacent c d) (adjacent d a)
+(legal robot move)
+(<= (next (cell ?y)) (does robot move) (true (cell ?x)) (adjacent ?x ?y))
+(<= terminal (true (cell d)))
+(goal robot 100)
+"""
+
+
+def test_four_cell_example_has_the_domain_a_to_d() -> None:
+    """SPEC 3's worked example: the domain of cell is exactly {a, b, c, d}."""
+    found = supersets(FOUR_CELLS)
+    assert found.fluents == ("(cell a)", "(cell b)", "(cell c)", "(cell d)")
+    assert found.moves == (("robot", "move"),)
+
+
+def test_tictactoe_superset_sizes(corpus: Path) -> None:
+    """ggp.org's tic-tac-toe: 27 cell fluents, 2 control fluents, 9 marks and a noop per role."""
+    found = supersets((corpus / "ggp-repository" / "ticTacToe.kif").read_text())
+    cells = [f for f in found.fluents if f.startswith("(cell ")]
+    controls = [f for f in found.fluents if f.startswith("(control ")]
+    assert (len(cells), len(controls), len(found.fluents)) == (27, 2, 29)
+    for role in ("xplayer", "oplayer"):
+        moves = [m for r, m in found.moves if r == role]
+        assert len(moves) == 10
+        assert sum(m.startswith("(mark ") for m in moves) == 9 and "noop" in moves
+
+
+def test_auxiliary_atoms_are_included() -> None:
+    """Auxiliary relations read only by goal or terminal are in the superset too."""
+    found = supersets((ROOT / "games" / "tictactoe.kif").read_text())
+    assert found.atoms[("line", 1)] == ("(line o)", "(line x)")
+    assert ("goal", 2) in found.atoms and ("terminal", 0) in found.atoms
+
+
+def test_negation_is_relaxed_away() -> None:
+    """Dropping negative literals over-approximates: b is in the superset although the rule
+    that makes it can never fire."""
+    text = """(role r) (init a) (legal r go)
+              (<= (next b) (true a) (not (true a))) (<= (next a) (true a))
+              (<= terminal (true b)) (goal r 0)"""
+    assert supersets(text).fluents == ("a", "b")
+    game = Game.from_gdl(text)
+    state = game.next_state(game.initial_state, {"r": "go"})
+    assert state.fluents == {"a"}
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
+def test_playouts_stay_inside_the_superset(path: Path) -> None:
+    """Every fluent and move seen along seeded random playouts is in the superset."""
+    text = path.read_text()
+    found = supersets(text)
+    fluents, moves = set(found.fluents), set(found.moves)
+    game = Game.from_gdl(text)
+    rng = random.Random(5)
+    for _ in range(10):
+        state = game.initial_state
+        while True:
+            assert state.fluents <= fluents
+            if game.is_terminal(state):
+                break
+            joint = {role: rng.choice(game.legal_moves(state, role)) for role in game.roles}
+            assert {(role, move.text) for role, move in joint.items()} <= moves
+            state = game.next_state(state, joint)
+
+
+def test_supersets_command_prints_json() -> None:
+    """`gdl-reasoner supersets --json` prints every atom grouped by relation."""
+    result = subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", "supersets", "--json", "games/nim.kif"],
+        cwd=ROOT, capture_output=True, text=True, check=True)
+    record = json.loads(result.stdout)
+    assert record["game"] == "nim"
+    assert len(record["fluents"]) == len(record["atoms"]["true/1"])
+    assert record["size"] == sum(len(v) for v in record["atoms"].values())
