@@ -189,5 +189,10 @@ class RemoteGame:
                 for p in r.playouts),
             updates=r.updates, elapsed_ms=r.elapsed_ms)
 
+    def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
+        """Every atom that could ever hold, as GDL text, by relation (name, arity)."""
+        r = self._call("Supersets", lambda: pb.SupersetsRequest(game_id=self.id))
+        return {(rel.name, rel.arity): tuple(rel.atoms) for rel in r.relations}
+
     def __repr__(self) -> str:
         return f"<RemoteGame {self.id[:12]} roles={list(self.roles)}>"

@@ -92,3 +92,23 @@ def test_supersets_command_prints_json() -> None:
     assert record["game"] == "nim"
     assert len(record["fluents"]) == len(record["atoms"]["true/1"])
     assert record["size"] == sum(len(v) for v in record["atoms"].values())
+
+
+def test_supersets_over_grpc_match_in_process() -> None:
+    """The Supersets rpc returns the in-process supersets, and NOT_FOUND for unknown ids."""
+    from client import ReasonerClient
+    from reasoner.errors import UnknownGameError
+    from reasoner.server import create_server
+    from reasoner.v1 import reasoner_pb2 as pb
+
+    text = (ROOT / "games" / "maze.kif").read_text()
+    server, port, _ = create_server("127.0.0.1:0", games=None)
+    try:
+        with ReasonerClient(f"127.0.0.1:{port}") as client:
+            remote = client.load_game(text)
+            assert remote.supersets() == supersets(text).atoms
+            assert remote.supersets() == supersets(text).atoms  # the cached answer
+            with pytest.raises(UnknownGameError):
+                client.call("Supersets", pb.SupersetsRequest(game_id="0" * 64))
+    finally:
+        server.stop(None)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from reasoner.asp.superset import AtomSuperset, compute_atom_superset
 from reasoner.asp.translate import translate
 from reasoner.engine.game import parse_gdl
+from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 
-__all__ = ["AtomSuperset", "supersets"]
+__all__ = ["AtomSuperset", "description_supersets", "supersets"]
 
 
 def supersets(text: str, *, case_sensitive: bool = False, strict: bool = True) -> AtomSuperset:
@@ -24,6 +25,11 @@ def supersets(text: str, *, case_sensitive: bool = False, strict: bool = True) -
     """
     description = parse_gdl(text, case_sensitive=case_sensitive)
     validate(description, strict=strict)
+    return description_supersets(description)
+
+
+def description_supersets(description: GameDescription) -> AtomSuperset:
+    """The supersets of an already validated game."""
     # No unfolding: every auxiliary relation of the source keeps its atoms.
     return compute_atom_superset(translate(description, unfold_calls=False,
                                            relaxed_everything=True))

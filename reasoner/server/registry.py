@@ -14,7 +14,9 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from reasoner.engine.game import Game, parse_gdl
 from reasoner.engine.limits import Limits, run_bounded
@@ -22,6 +24,8 @@ from reasoner.errors import UnknownGameError
 from reasoner.gdl.printer import print_game
 
 __all__ = ["GameRegistry", "LoadedGame", "game_id"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,11 +87,7 @@ class GameRegistry:
                     found = self._touch(ident)
                     if found is not None:
                         return found, True
-                limits = self._limits
-                if limits is not None:
-                    if seconds is not None and seconds < limits.seconds:
-                        limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
-                    run_bounded(_bounded_probe, (text, case_sensitive, not lenient), limits)
+                self.bounded(_bounded_probe, (text, case_sensitive, not lenient), seconds)
                 game = Game.from_description(description, case_sensitive=case_sensitive,
                                              strict=not lenient, parse_ms=parse_ms)
                 loaded = LoadedGame(ident, game)
@@ -100,6 +100,16 @@ class GameRegistry:
         finally:
             with self._lock:
                 self._loading.pop(ident, None)
+
+    def bounded(self, func: Callable[..., T], args: tuple[Any, ...],
+                seconds: float | None = None) -> T:
+        """Run grounding work under the registry's limits (shortened to ``seconds``)."""
+        limits = self._limits
+        if limits is None:
+            return func(*args)
+        if seconds is not None and seconds < limits.seconds:
+            limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
+        return run_bounded(func, args, limits)
 
     def get(self, ident: str) -> LoadedGame:
         """A loaded game by id.

@@ -19,6 +19,7 @@ from reasoner.engine.playout import random_playout
 from reasoner.engine.values import State
 from reasoner.errors import InvalidStateError, NoLegalMoveError
 from reasoner.gdl.validation import validate
+from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, status_of
 from reasoner.v1 import reasoner_pb2 as pb
@@ -107,6 +108,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def __init__(self, registry: GameRegistry) -> None:
         self._registry = registry
         self._game_messages: dict[str, pb.GameInfo] = {}
+        self._supersets: dict[str, pb.SupersetsResponse] = {}
 
     def _info(self, loaded: LoadedGame) -> pb.GameInfo:
         message = self._game_messages.get(loaded.id)
@@ -214,6 +216,24 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 trajectory=[pb.JointMove(moves=j) for j in result.trajectory]))
         return pb.SimulateResponse(playouts=playouts, updates=updates,
                                    elapsed_ms=(time.perf_counter() - start) * 1e3)
+
+    @_rpc
+    def Supersets(self, request: pb.SupersetsRequest,
+                  context: grpc.ServicerContext) -> pb.SupersetsResponse:
+        loaded = self._registry.get(request.game_id)
+        cached = self._supersets.get(loaded.id)
+        if cached is not None:
+            return cached
+        found = self._registry.bounded(description_supersets, (loaded.game.description,),
+                                       seconds=context.time_remaining())
+        response = pb.SupersetsResponse(
+            relations=[pb.RelationAtoms(name=name, arity=arity, atoms=atoms)
+                       for (name, arity), atoms in found.atoms.items()],
+            size=found.size, elapsed_ms=found.seconds * 1e3)
+        live = set(self._registry.ids())
+        self._supersets = {k: v for k, v in self._supersets.items() if k in live}
+        self._supersets[loaded.id] = response
+        return response
 
     @_rpc
     def Translate(self, request: pb.TranslateRequest,

@@ -269,3 +269,29 @@ class TranslateResponse(_message.Message):
     relaxed_program: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, program: _Optional[str] = ..., relaxed_program: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SupersetsRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class SupersetsResponse(_message.Message):
+    __slots__ = ("relations", "size", "elapsed_ms")
+    RELATIONS_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    relations: _containers.RepeatedCompositeFieldContainer[RelationAtoms]
+    size: int
+    elapsed_ms: float
+    def __init__(self, relations: _Optional[_Iterable[_Union[RelationAtoms, _Mapping]]] = ..., size: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class RelationAtoms(_message.Message):
+    __slots__ = ("name", "arity", "atoms")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ARITY_FIELD_NUMBER: _ClassVar[int]
+    ATOMS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    arity: int
+    atoms: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., arity: _Optional[int] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...

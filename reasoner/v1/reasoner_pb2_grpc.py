@@ -75,6 +75,11 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.TranslateRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.TranslateResponse.FromString,
                 _registered_method=True)
+        self.Supersets = channel.unary_unary(
+                '/reasoner.v1.Reasoner/Supersets',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
+                _registered_method=True)
 
 
 class ReasonerServicer:
@@ -138,6 +143,15 @@ class ReasonerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Supersets(self, request, context):
+        """The relaxed-reachability supersets of a loaded game: every fluent, move and auxiliary
+        atom that could ever hold (negation dropped, every legal move possible), by relation.
+        RESOURCE_EXHAUSTED if computing them exceeds the server's bounds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReasonerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -180,6 +194,11 @@ def add_ReasonerServicer_to_server(servicer, server):
                     servicer.Translate,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.TranslateRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.TranslateResponse.SerializeToString,
+            ),
+            'Supersets': grpc.unary_unary_rpc_method_handler(
+                    servicer.Supersets,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -399,6 +418,33 @@ class Reasoner:
             '/reasoner.v1.Reasoner/Translate',
             reasoner_dot_v1_dot_reasoner__pb2.TranslateRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.TranslateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Supersets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/Supersets',
+            reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
             options,
             channel_credentials,
             insecure,
