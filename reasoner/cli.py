@@ -109,6 +109,41 @@ def _cmd_supersets(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_ground(args: argparse.Namespace) -> int:
+    from reasoner.engine.limits import run_bounded
+    from reasoner.instantiate.ground_game import instantiate, write_atomically
+
+    try:
+        text = _read(args.game)
+        limits = _limits(args)
+        found = run_bounded(instantiate, (text,), limits) if limits is not None \
+            else instantiate(text)
+    except (ReasonerError, _Unreadable) as error:
+        return _game_error(args.game, error)
+    if args.format == "json":
+        output = json.dumps({
+            "game": Path(args.game).stem, "statistics": found.statistics.as_dict(),
+            "rules": [{"head": r.head, "body": list(r.body)} for r in found.rules],
+        }) + "\n"
+    else:
+        output = found.gdl(args.game)
+    if args.output:
+        try:
+            write_atomically(Path(args.output), output)
+        except OSError as error:
+            print(f"gdl-reasoner: cannot write {args.output}: {error.strerror}",
+                  file=sys.stderr)
+            return EXIT_FAILURE
+    else:
+        sys.stdout.write(output)
+    if args.stats:
+        s = found.statistics
+        print(f"{args.game}: {s.fluents} fluents, {s.moves} moves, {s.rules} rules, "
+              f"{s.facts} facts; {s.seconds * 1e3:.1f} ms, peak memory "
+              f"{s.peak_memory_mb:.0f} MiB", file=sys.stderr)
+    return EXIT_OK
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from reasoner.bench import bench_game, bench_service
     from reasoner.engine.game import Game
@@ -329,6 +364,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object with every atom")
     limit_options(p)
     p.set_defaults(run=_cmd_supersets)
+
+    p = commands.add_parser("ground", help="the instantiated (variable-free) game")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("-o", "--output", help="write to this file (atomically) instead of stdout")
+    p.add_argument("--format", choices=("gdl", "json"), default="gdl")
+    p.add_argument("--stats", action="store_true", help="print statistics to stderr")
+    limit_options(p)
+    p.set_defaults(run=_cmd_ground)
 
     p = commands.add_parser("bench", help="random-playout state updates per second")
     p.add_argument("games", nargs="+", metavar="GAME")
