@@ -194,5 +194,24 @@ class RemoteGame:
         r = self._call("Supersets", lambda: pb.SupersetsRequest(game_id=self.id))
         return {(rel.name, rel.arity): tuple(rel.atoms) for rel in r.relations}
 
+    def relaxed_layers(self, state: State | None = None, *, max_layers: int = 0
+                       ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]]:
+        """Per relaxed layer from ``state`` (default: the initial state): fluent ids, move
+        ids and the other derived atoms as GDL text."""
+        def request() -> pb.RelaxedLayersRequest:
+            message = pb.RelaxedLayersRequest(game_id=self.id, max_layers=max_layers)
+            if state is not None:
+                message.state.fluents.extend(state.fluents)
+            return message
+
+        r = self._call("RelaxedLayers", request)
+        return [(tuple(layer.fluents), tuple(layer.moves), tuple(layer.atoms))
+                for layer in r.layers]
+
+    def instantiate(self) -> str:
+        """The instantiated game as variable-free GDL."""
+        r = self._call("Instantiate", lambda: pb.InstantiateRequest(game_id=self.id))
+        return str(r.gdl)
+
     def __repr__(self) -> str:
         return f"<RemoteGame {self.id[:12]} roles={list(self.roles)}>"

@@ -125,6 +125,8 @@ class Translation:
 
     game_program: str
     relaxed_program: str
+    # The relaxed rules without the feedback from next to true: one relaxed step.
+    relaxed_step_program: str
     next_layer_program: str
     flat_rule_count: int
     # The predicate that holds legal, terminal and goal of the successor state.
@@ -168,12 +170,12 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         relaxed_needed |= {flat.head.signature for flat in flats}
 
     game_lines = ["% Game rules, translated from GDL (one ASP rule per disjunct of a body)."]
-    relaxed_lines = [
+    relaxed_head = [
         "% Relaxed reachability: negation dropped, every legal move possible.",
         "true(F) :- init(F).",
         "true(F) :- next(F).",
-        "does(R,M) :- legal(R,M).",
     ]
+    relaxed_lines = ["does(R,M) :- legal(R,M)."]
     layer_lines = ["% Successor layer: legal, terminal and goal read from next(F)."]
     for flat in flats:
         comment = _comment(flat)
@@ -184,7 +186,8 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             layer_lines += [comment, _rule_text(flat, rename)]
     return Translation(
         game_program="\n".join(game_lines) + "\n",
-        relaxed_program="\n".join(relaxed_lines) + "\n",
+        relaxed_program="\n".join(relaxed_head + relaxed_lines) + "\n",
+        relaxed_step_program="\n".join(relaxed_lines) + "\n",
         next_layer_program="\n".join(layer_lines) + "\n",
         flat_rule_count=len(flats),
         next_layer_names={

@@ -14,10 +14,11 @@ from reasoner.asp.instantiation import GroundRule, ground_program
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
 from reasoner.engine.game import parse_gdl
-from reasoner.gdl.syntax import Constant
+from reasoner.gdl.syntax import Constant, GameDescription
 from reasoner.gdl.validation import validate
 
-__all__ = ["InstantiatedGame", "InstantiationStatistics", "instantiate", "write_atomically"]
+__all__ = ["InstantiatedGame", "InstantiationStatistics", "instantiate",
+           "instantiate_description", "write_atomically"]
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,14 @@ def instantiate(text: str, *, case_sensitive: bool = False,
     Raises:
         GdlError: the text is not valid GDL.
     """
-    start = time.perf_counter()
     description = parse_gdl(text, case_sensitive=case_sensitive)
     validate(description, strict=strict)
+    return instantiate_description(description)
+
+
+def instantiate_description(description: GameDescription) -> InstantiatedGame:
+    """Instantiate an already validated game."""
+    start = time.perf_counter()
     translation = translate(description)
     superset = compute_superset(translation)
     roles = [str(rule.head.args[0]) for rule in description.rules

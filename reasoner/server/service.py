@@ -19,6 +19,8 @@ from reasoner.engine.playout import random_playout
 from reasoner.engine.values import State
 from reasoner.errors import InvalidStateError, NoLegalMoveError
 from reasoner.gdl.validation import validate
+from reasoner.instantiate.ground_game import instantiate_description
+from reasoner.instantiate.layers import description_layers as layers
 from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, status_of
@@ -234,6 +236,34 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         self._supersets = {k: v for k, v in self._supersets.items() if k in live}
         self._supersets[loaded.id] = response
         return response
+
+    @_rpc
+    def RelaxedLayers(self, request: pb.RelaxedLayersRequest,
+                      context: grpc.ServicerContext) -> pb.RelaxedLayersResponse:
+        game = self._registry.get(request.game_id).game
+        state = _state(game, request.state) if request.HasField("state") else game.initial_state
+        found = self._registry.bounded(layers, (game.description, state.fluents,
+                                                request.max_layers or 100),
+                                       seconds=context.time_remaining())
+        fluent_ids = {text: i for i, text in enumerate(game.fluents)}
+        move_ids = {(m.role, m.text): m.id for m in game.all_moves}
+        return pb.RelaxedLayersResponse(
+            layers=[pb.RelaxedLayer(
+                fluents=sorted(fluent_ids[f] for f in layer.fluents),
+                moves=sorted(move_ids[m] for m in layer.moves if m in move_ids),
+                atoms=layer.atoms) for layer in found.layers],
+            fixpoint=found.fixpoint, elapsed_ms=found.seconds * 1e3)
+
+    @_rpc
+    def Instantiate(self, request: pb.InstantiateRequest,
+                    context: grpc.ServicerContext) -> pb.InstantiateResponse:
+        game = self._registry.get(request.game_id).game
+        found = self._registry.bounded(instantiate_description, (game.description,),
+                                       seconds=context.time_remaining())
+        s = found.statistics
+        return pb.InstantiateResponse(gdl=found.gdl(), statistics=pb.InstantiationStatistics(
+            fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
+            elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb))
 
     @_rpc
     def Translate(self, request: pb.TranslateRequest,

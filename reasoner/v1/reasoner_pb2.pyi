@@ -295,3 +295,63 @@ class RelationAtoms(_message.Message):
     arity: int
     atoms: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, name: _Optional[str] = ..., arity: _Optional[int] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RelaxedLayersRequest(_message.Message):
+    __slots__ = ("game_id", "state", "max_layers")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MAX_LAYERS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    state: State
+    max_layers: int
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., max_layers: _Optional[int] = ...) -> None: ...
+
+class RelaxedLayersResponse(_message.Message):
+    __slots__ = ("layers", "fixpoint", "elapsed_ms")
+    LAYERS_FIELD_NUMBER: _ClassVar[int]
+    FIXPOINT_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    layers: _containers.RepeatedCompositeFieldContainer[RelaxedLayer]
+    fixpoint: bool
+    elapsed_ms: float
+    def __init__(self, layers: _Optional[_Iterable[_Union[RelaxedLayer, _Mapping]]] = ..., fixpoint: _Optional[bool] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class RelaxedLayer(_message.Message):
+    __slots__ = ("fluents", "moves", "atoms")
+    FLUENTS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    ATOMS_FIELD_NUMBER: _ClassVar[int]
+    fluents: _containers.RepeatedScalarFieldContainer[int]
+    moves: _containers.RepeatedScalarFieldContainer[int]
+    atoms: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, fluents: _Optional[_Iterable[int]] = ..., moves: _Optional[_Iterable[int]] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class InstantiateRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class InstantiateResponse(_message.Message):
+    __slots__ = ("gdl", "statistics")
+    GDL_FIELD_NUMBER: _ClassVar[int]
+    STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    gdl: str
+    statistics: InstantiationStatistics
+    def __init__(self, gdl: _Optional[str] = ..., statistics: _Optional[_Union[InstantiationStatistics, _Mapping]] = ...) -> None: ...
+
+class InstantiationStatistics(_message.Message):
+    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb")
+    FLUENTS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    PEAK_MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
+    fluents: int
+    moves: int
+    rules: int
+    facts: int
+    elapsed_ms: float
+    peak_memory_mb: float
+    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ...) -> None: ...

@@ -80,6 +80,16 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
                 _registered_method=True)
+        self.RelaxedLayers = channel.unary_unary(
+                '/reasoner.v1.Reasoner/RelaxedLayers',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersResponse.FromString,
+                _registered_method=True)
+        self.Instantiate = channel.unary_unary(
+                '/reasoner.v1.Reasoner/Instantiate',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateResponse.FromString,
+                _registered_method=True)
 
 
 class ReasonerServicer:
@@ -152,6 +162,23 @@ class ReasonerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RelaxedLayers(self, request, context):
+        """Relaxed layers from a state: the fluents, moves and other atoms reachable after 0, 1,
+        2, ... relaxed steps (negation dropped, every legal move taken), until nothing new
+        appears. The planning graph of relaxed-planning heuristics.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Instantiate(self, request, context):
+        """The instantiated game: variable-free GDL that plays exactly like the loaded game.
+        RESOURCE_EXHAUSTED if instantiating exceeds the server's bounds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReasonerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -199,6 +226,16 @@ def add_ReasonerServicer_to_server(servicer, server):
                     servicer.Supersets,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.SerializeToString,
+            ),
+            'RelaxedLayers': grpc.unary_unary_rpc_method_handler(
+                    servicer.RelaxedLayers,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersResponse.SerializeToString,
+            ),
+            'Instantiate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Instantiate,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -445,6 +482,60 @@ class Reasoner:
             '/reasoner.v1.Reasoner/Supersets',
             reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RelaxedLayers(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/RelaxedLayers',
+            reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Instantiate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/Instantiate',
+            reasoner_dot_v1_dot_reasoner__pb2.InstantiateRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.InstantiateResponse.FromString,
             options,
             channel_credentials,
             insecure,
