@@ -144,6 +144,33 @@ def _cmd_ground(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_mutexes(args: argparse.Namespace) -> int:
+    from reasoner.engine.game import Game
+    from reasoner.instantiate.mutexes import mutex_groups
+
+    try:
+        game = Game.from_gdl(_read(args.game), limits=_limits(args))
+        report = mutex_groups(game, playouts=args.playouts, seed=args.seed)
+    except (ReasonerError, _Unreadable) as error:
+        return _game_error(args.game, error)
+    if args.json:
+        print(json.dumps({
+            "game": Path(args.game).stem, "bits": report.bits, "fluents": report.fluents,
+            "states_checked": report.states_checked,
+            "groups": [{"relation": g.relation, "inputs": list(g.inputs),
+                        "fluents": list(g.fluents), "exactly_one": g.exactly_one,
+                        "bits": g.bits} for g in report.groups],
+        }))
+        return EXIT_OK
+    print(f"{args.game}: {len(report.groups)} mutex groups; a state needs {report.bits} bits "
+          f"instead of {report.fluents} (checked on {report.states_checked} states)")
+    for group in report.groups:
+        if len(group.fluents) > 1:
+            print(f"  {group.bits} bits: {' '.join(group.fluents)}"
+                  + ("" if group.exactly_one else "  (or none)"))
+    return EXIT_OK
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from reasoner.bench import bench_game, bench_service
     from reasoner.engine.game import Game
@@ -372,6 +399,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--stats", action="store_true", help="print statistics to stderr")
     limit_options(p)
     p.set_defaults(run=_cmd_ground)
+
+    p = commands.add_parser("mutexes", help="groups of fluents that never hold together")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--playouts", type=int, default=50,
+                   help="seeded random playouts whose states check the hypotheses")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    limit_options(p)
+    p.set_defaults(run=_cmd_mutexes)
 
     p = commands.add_parser("bench", help="random-playout state updates per second")
     p.add_argument("games", nargs="+", metavar="GAME")

@@ -87,3 +87,29 @@ def test_ground_command_writes_the_file(tmp_path: Path) -> None:
     assert "rules" in result.stderr
     assert Game.from_file(out).roles == ("p1", "p2")
     assert [p.name for p in tmp_path.iterdir()] == ["nim.ground.kif"]
+
+
+def test_tictactoe_mutex_groups_are_the_cells_and_the_control() -> None:
+    """Tic-tac-toe's mutex groups: 9 cells of 3 values each and the control fluent; a state
+    needs 9 * 2 + 1 = 19 bits instead of 29."""
+    from reasoner.instantiate.mutexes import mutex_groups
+
+    report = mutex_groups(Game.from_file(ROOT / "games" / "tictactoe.kif"), playouts=30)
+    cells = [g for g in report.groups if g.relation == "cell"]
+    assert len(cells) == 9 and all(len(g.fluents) == 3 and g.exactly_one for g in cells)
+    assert all(g.inputs == (0, 1) for g in cells)
+    (control,) = [g for g in report.groups if g.relation == "control"]
+    assert control.fluents == ("(control oplayer)", "(control xplayer)")
+    assert (report.bits, report.fluents) == (19, 29)
+
+
+def test_mutex_hypotheses_are_checked_by_simulation() -> None:
+    """Fluents that hold together are never grouped: nim's three heaps each get a group of
+    their sizes (0..initial size), never one group across heaps."""
+    from reasoner.instantiate.mutexes import mutex_groups
+
+    report = mutex_groups(Game.from_file(ROOT / "games" / "nim.kif"), playouts=30)
+    heaps = {g.fluents[0].split()[1]: g for g in report.groups if g.relation == "heap"}
+    assert sorted(heaps) == ["a", "b", "c"]
+    assert [len(heaps[h].fluents) for h in "abc"] == [4, 5, 6]
+    assert all(g.inputs == (0,) and g.exactly_one for g in heaps.values())
