@@ -10,9 +10,13 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reasoner.engine.limits import Limits
 from reasoner.errors import GdlError, ReasonerError
+
+if TYPE_CHECKING:
+    from reasoner.instantiate.ground_game import InstantiatedGame
 
 __all__ = ["main"]
 
@@ -111,13 +115,13 @@ def _cmd_supersets(args: argparse.Namespace) -> int:
 
 def _cmd_ground(args: argparse.Namespace) -> int:
     from reasoner.engine.limits import run_bounded
-    from reasoner.instantiate.ground_game import instantiate, write_atomically
+    from reasoner.instantiate.ground_game import write_atomically
 
     try:
         text = _read(args.game)
         limits = _limits(args)
-        found = run_bounded(instantiate, (text,), limits) if limits is not None \
-            else instantiate(text)
+        found = run_bounded(_instantiate, (text, args.inline_aux), limits) \
+            if limits is not None else _instantiate(text, args.inline_aux)
     except (ReasonerError, _Unreadable) as error:
         return _game_error(args.game, error)
     if args.format == "json":
@@ -169,6 +173,12 @@ def _cmd_mutexes(args: argparse.Namespace) -> int:
             print(f"  {group.bits} bits: {' '.join(group.fluents)}"
                   + ("" if group.exactly_one else "  (or none)"))
     return EXIT_OK
+
+
+def _instantiate(text: str, inline_aux: bool) -> InstantiatedGame:
+    from reasoner.instantiate.ground_game import instantiate
+
+    return instantiate(text, inline_aux=inline_aux)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -396,6 +406,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME")
     p.add_argument("-o", "--output", help="write to this file (atomically) instead of stdout")
     p.add_argument("--format", choices=("gdl", "json"), default="gdl")
+    p.add_argument("--inline-aux", action="store_true",
+                   help="inline auxiliary atoms where they occur positively")
     p.add_argument("--stats", action="store_true", help="print statistics to stderr")
     limit_options(p)
     p.set_defaults(run=_cmd_ground)

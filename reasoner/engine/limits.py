@@ -87,9 +87,14 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits) -
             kind, value = pickle.loads(receiver.recv_bytes())
         except EOFError:
             process.join(1.0)
-            raise ResourceLimitError(
-                f"the work died (exit code {process.exitcode}), most likely at the memory "
-                f"bound of {limits.memory_mb} MiB", bound="memory") from None
+            if process.exitcode is not None and process.exitcode < 0:
+                raise ResourceLimitError(
+                    f"the work was killed (signal {-process.exitcode}), most likely at the "
+                    f"memory bound of {limits.memory_mb} MiB", bound="memory") from None
+            raise BoundedCrash(
+                f"the bounded child process ended without an answer (exit code "
+                f"{process.exitcode}); with the forkserver start method, a script that "
+                "starts it needs an `if __name__ == \"__main__\":` guard") from None
     finally:
         if process.is_alive():
             process.kill()

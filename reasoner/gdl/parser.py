@@ -8,6 +8,8 @@ parentheses (``terminal`` and ``(terminal)`` are the same atom).
 
 from __future__ import annotations
 
+import bisect
+import re
 import sys
 from dataclasses import dataclass
 
@@ -37,8 +39,25 @@ if sys.getrecursionlimit() < _RECURSION_LIMIT:
     # Terms are processed recursively (parse, print, translate); a term MAX_DEPTH deep needs
     # a few frames per level.
     sys.setrecursionlimit(_RECURSION_LIMIT)
-_WHITESPACE = " \t\n\r\f\v"
-_DELIMITERS = "();" + _WHITESPACE
+
+
+# Tokens: parentheses, names (anything up to a delimiter), and what is skipped (whitespace,
+# ';' comments up to the end of the line).
+_TOKEN = re.compile(r"(?P<skip>[ \t\n\r\f\v]+|;[^\r\n]*)|(?P<open>\()|(?P<close>\))"
+                    r"|(?P<name>[^ \t\n\r\f\v();]+)")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class _Lines:
+    """Offsets to 1-based line and column; CRLF counts once, bare CR and LF each end a line."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0] + [m.end() for m in _LINE_END.finditer(text)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,54 +77,35 @@ _SExpr = _Token | _List
 
 def _read_sexprs(text: str) -> list[_SExpr]:
     """Split the text into top-level S-expressions, tracking 1-based line and column."""
+    control = _CONTROL.search(text)
+    if control is not None:
+        # Control characters (NUL above all) have no place in GDL and would end a C string
+        # inside clingo.
+        line, column = _Lines(text).position(control.start())
+        raise GdlSyntaxError(f"control character U+{ord(control.group()):04X} in the text",
+                             line, column)
+    lines = _Lines(text)
     stack: list[tuple[Position, list[_SExpr]]] = []
     top: list[_SExpr] = []
-    line, column = 1, 1
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\n" or ch == "\r":
-            # CRLF counts once; bare CR and LF each end a line.
-            i += 2 if ch == "\r" and i + 1 < n and text[i + 1] == "\n" else 1
-            line, column = line + 1, 1
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "skip":
             continue
-        if ch in _WHITESPACE:
-            i += 1
-            column += 1
-            continue
-        if ch < " ":
-            # Control characters (NUL above all) have no place in GDL and would end a C
-            # string inside clingo.
-            raise GdlSyntaxError(f"control character U+{ord(ch):04X} in the text", line, column)
-        if ch == ";":
-            while i < n and text[i] not in "\r\n":
-                i += 1
-            continue
-        pos = Position(line, column)
-        if ch == "(":
+        offset = match.start()
+        if kind == "open":
             if len(stack) >= MAX_DEPTH:
                 raise GdlSyntaxError(f"parentheses nested deeper than {MAX_DEPTH} levels",
-                                     line, column)
-            stack.append((pos, []))
-            i += 1
-            column += 1
-            continue
-        if ch == ")":
+                                     *lines.position(offset))
+            stack.append((Position(*lines.position(offset)), []))
+        elif kind == "close":
             if not stack:
-                raise GdlSyntaxError("unexpected ')' with no matching '('", line, column)
+                raise GdlSyntaxError("unexpected ')' with no matching '('",
+                                     *lines.position(offset))
             start, items = stack.pop()
-            node = _List(tuple(items), start)
-            (stack[-1][1] if stack else top).append(node)
-            i += 1
-            column += 1
-            continue
-        j = i
-        while j < n and text[j] not in _DELIMITERS and text[j] >= " ":
-            j += 1
-        token = _Token(text[i:j], pos)
-        (stack[-1][1] if stack else top).append(token)
-        column += j - i
-        i = j
+            (stack[-1][1] if stack else top).append(_List(tuple(items), start))
+        else:
+            token = _Token(match.group(), Position(*lines.position(offset)))
+            (stack[-1][1] if stack else top).append(token)
     if stack:
         start = stack[-1][0]
         raise GdlSyntaxError("'(' is never closed", start.line, start.column)

@@ -16,6 +16,7 @@ from reasoner.asp.translate import translate
 from reasoner.engine.game import parse_gdl
 from reasoner.gdl.syntax import Constant, GameDescription
 from reasoner.gdl.validation import validate
+from reasoner.instantiate.inlining import inline_auxiliaries
 
 __all__ = ["InstantiatedGame", "InstantiationStatistics", "instantiate",
            "instantiate_description", "write_atomically"]
@@ -54,19 +55,24 @@ class InstantiatedGame:
         return "\n".join(header + [str(rule) for rule in self.rules]) + "\n"
 
 
-def instantiate(text: str, *, case_sensitive: bool = False,
-                strict: bool = True) -> InstantiatedGame:
+def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = True,
+                inline_aux: bool = False) -> InstantiatedGame:
     """Instantiate a GDL game.
+
+    Args:
+        inline_aux: Inline auxiliary atoms where they occur positively (see
+            :mod:`reasoner.instantiate.inlining`).
 
     Raises:
         GdlError: the text is not valid GDL.
     """
     description = parse_gdl(text, case_sensitive=case_sensitive)
     validate(description, strict=strict)
-    return instantiate_description(description)
+    return instantiate_description(description, inline_aux=inline_aux)
 
 
-def instantiate_description(description: GameDescription) -> InstantiatedGame:
+def instantiate_description(description: GameDescription, *,
+                            inline_aux: bool = False) -> InstantiatedGame:
     """Instantiate an already validated game."""
     start = time.perf_counter()
     translation = translate(description)
@@ -75,11 +81,12 @@ def instantiate_description(description: GameDescription) -> InstantiatedGame:
              if rule.head.name == "role" and rule.head.arity == 1
              and isinstance(rule.head.args[0], Constant)]
     program = ground_program(translation, superset, roles)
+    rules = inline_auxiliaries(program.rules) if inline_aux else program.rules
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return InstantiatedGame(program.rules, InstantiationStatistics(
+    return InstantiatedGame(rules, InstantiationStatistics(
         fluents=len(superset.fluents), moves=len(superset.moves),
-        rules=sum(1 for r in program.rules if r.body),
-        facts=sum(1 for r in program.rules if not r.body),
+        rules=sum(1 for r in rules if r.body),
+        facts=sum(1 for r in rules if not r.body),
         seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1)))
 
 

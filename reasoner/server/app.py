@@ -93,7 +93,9 @@ def create_server(
         max_games: Size of the game cache (least recently used games are evicted).
         workers: Threads serving requests.
         max_message_mb: Largest request or response in MiB (larger: RESOURCE_EXHAUSTED).
-        limits: Time and memory bounds for loading one game (None: unbounded).
+        limits: Time and memory bounds for loading one game (None: unbounded). Bounded
+            loads run in child processes of a fork server, so a script that calls this
+            needs Python's `if __name__ == "__main__":` guard (multiprocessing's rule).
     """
     registry = GameRegistry(max_games=max_games, limits=limits)
     if games is not None:
