@@ -235,7 +235,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     fates = []
     for i, fate in enumerate(sweep(paths, limits=Limits(args.timeout, args.memory),
                                    playouts=args.playouts, max_steps=args.max_steps,
-                                   seed=args.seed, strict=not args.lenient)):
+                                   seed=args.seed, strict=not args.lenient,
+                                   instantiation=args.instantiate)):
         fates.append(fate)
         if args.json:
             print(json.dumps(fate.as_dict()), flush=True)
@@ -467,6 +468,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument("--lenient", action="store_true",
                    help="accept a name used with two arities as two symbols")
+    p.add_argument("--instantiate", action="store_true",
+                   help="instantiate each file and check that the ground game plays alike")
     p.set_defaults(run=_cmd_sweep)
     return parser
 

@@ -4,6 +4,7 @@ Each file runs in its own bounded child process (:mod:`reasoner.engine.limits`),
 that explodes or a crash in one file cannot stop the sweep. Fates:
 
 * ``loaded``: it loaded and played its seeded random playouts to the end (or the step cap);
+* ``instantiated`` (instantiation sweeps): its instantiated game plays exactly like it;
 * ``rejected``: invalid or unsupported GDL, with the reason (an expected outcome for such files);
 * ``defect``: it loaded, but its rules misbehave in play (a role without legal moves in a
   non-terminal state, no or two goal values in a terminal one): the game's fault, reported;
@@ -32,9 +33,9 @@ from reasoner.errors import (
     ResourceLimitError,
 )
 
-__all__ = ["Fate", "check_file", "format_table", "summarise", "sweep"]
+__all__ = ["Fate", "check_file", "check_instantiation", "format_table", "summarise", "sweep"]
 
-FATES = ("loaded", "rejected", "defect", "limit", "failed")
+FATES = ("loaded", "instantiated", "rejected", "defect", "limit", "failed")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Fate:
     load_ms: float = 0.0
     steps: int = 0
     seconds: float = 0.0
+    rules: int = 0  # ground rules of the instantiated game (instantiation sweeps)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,13 +94,40 @@ def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0
 DEFAULT_LIMITS = Limits(60.0, 4096)
 
 
+def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
+                        strict: bool = True) -> Fate:
+    """Instantiate one file and check, by seeded playouts, that the instantiated game plays
+    exactly like the source (fate ``instantiated``; a difference is ``failed``)."""
+    from reasoner.engine.agreement import first_disagreement
+    from reasoner.instantiate.ground_game import instantiate
+
+    start = time.perf_counter()
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    try:
+        found = instantiate(text, strict=strict)
+    except GdlError as error:
+        return Fate(path, "rejected", str(error), seconds=time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    stats = found.statistics
+    source = Game.from_gdl(text, strict=strict)
+    differs = first_disagreement(source, Game.from_gdl(found.gdl(), strict=strict),
+                                 seed=seed, playouts=playouts, max_steps=max_steps)
+    return Fate(path, "failed" if differs else "instantiated",
+                f"the instantiated game differs: {differs}" if differs else "",
+                roles=len(source.roles), fluents=stats.fluents, moves=stats.moves,
+                rules=stats.rules, seconds=seconds)
+
+
 def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: int = 3,
-          max_steps: int = 200, seed: int = 0, strict: bool = True) -> Iterator[Fate]:
-    """Check each file in a bounded child process and yield its fate."""
+          max_steps: int = 200, seed: int = 0, strict: bool = True,
+          instantiation: bool = False) -> Iterator[Fate]:
+    """Check each file in a bounded child process and yield its fate (with
+    ``instantiation``, check its instantiated game instead of playing it)."""
+    check = check_instantiation if instantiation else check_file
     for path in paths:
         start = time.perf_counter()
         try:
-            yield run_bounded(check_file, (str(path), playouts, max_steps, seed, strict), limits)
+            yield run_bounded(check, (str(path), playouts, max_steps, seed, strict), limits)
         except ResourceLimitError as error:
             yield Fate(str(path), "limit", str(error), seconds=time.perf_counter() - start)
         except ReasonerError as error:
@@ -116,14 +145,22 @@ def summarise(fates: Iterable[Fate]) -> Counter[str]:
 
 def format_table(fates: list[Fate], root: Path | None = None) -> str:
     """A plain-text table of every file's fate, then the totals."""
-    lines = [f"{'file':<58} {'fate':<9} {'roles':>5} {'fluents':>7} {'moves':>6} "
-             f"{'load ms':>8} {'steps':>6}  reason"]
+    lines = [f"{'file':<58} {'fate':<12} {'roles':>5} {'fluents':>7} {'moves':>6} "
+             f"{'rules':>7} {'load ms':>8} {'steps':>6}  reason"]
     for f in fates:
         name = str(Path(f.path).relative_to(root)) if root else f.path
         reason = f.reason if len(f.reason) <= 140 else f.reason[:137] + "..."
-        lines.append(f"{name:<58} {f.fate:<9} {f.roles:>5} {f.fluents:>7} {f.moves:>6} "
-                     f"{f.load_ms:>8.1f} {f.steps:>6}  {reason}")
+        lines.append(f"{name:<58} {f.fate:<12} {f.roles:>5} {f.fluents:>7} {f.moves:>6} "
+                     f"{f.rules:>7} {f.load_ms:>8.1f} {f.steps:>6}  {reason}")
     counts = summarise(fates)
-    lines.append("total: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in FATES)
+    lines.append("total: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in FATES
+                                       if counts.get(k) or k != "instantiated")
                  + f" of {len(fates)} files")
+    done = sorted(f.seconds for f in fates if f.fate in ("loaded", "instantiated"))
+    if done:
+        def at(q: float) -> float:
+            return done[min(len(done) - 1, int(q * len(done)))]
+
+        lines.append(f"seconds per file: median {at(0.5):.2f}, 90th percentile {at(0.9):.2f}, "
+                     f"99th percentile {at(0.99):.2f}, max {done[-1]:.2f}")
     return "\n".join(lines)

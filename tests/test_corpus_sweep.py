@@ -170,3 +170,25 @@ def test_lenient_reading_loads_kono(corpus: Path) -> None:
     """kono.kif, rejected for a name with two arities, loads and plays when read leniently."""
     (fate,) = sweep([corpus / "libgdl" / "kono.kif"], limits=Limits(30, 4096), strict=False)
     assert fate.fate == "loaded", fate.reason
+
+
+def test_corpus_instantiation_sample(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Corpus files whose instantiation finishes give ground games that play exactly like
+    them (a seeded sample in CI; every file with GDL_CORPUS_FULL=1)."""
+    gdl2 = _gdl2(corpus)
+    paths = _selection(corpus)
+    if not FULL:
+        paths = paths[:: max(1, len(paths) // 12)]
+    fates = list(sweep(paths, limits=Limits(seconds=60 if FULL else 30, memory_mb=4096),
+                       playouts=2, max_steps=100, seed=0, instantiation=True))
+    with capsys.disabled():
+        print("\n" + format_table(fates, corpus))
+    problems = []
+    for fate in fates:
+        name = str(Path(fate.path).relative_to(corpus))
+        if fate.fate == "instantiated":
+            continue
+        why = _unexplained(fate, name, gdl2)
+        if why:
+            problems.append(f"{name}: {why}: {fate.fate}: {fate.reason}")
+    assert not problems, "\n".join(problems)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
+from reasoner.engine.agreement import first_disagreement
 from reasoner.gdl.parser import parse_game
 from reasoner.gdl.syntax import Rule, Variable, literal_variables
 from reasoner.instantiate.ground_game import instantiate
@@ -27,25 +27,8 @@ def _has_variables(rule: Rule) -> bool:
 
 def _same_play(original: Game, ground: Game, seed: int, playouts: int) -> None:
     """Seeded random playouts in both games agree state by state."""
-    assert ground.roles == original.roles
-    rng = random.Random(seed)
-    for _ in range(playouts):
-        state = original.initial_state
-        twin = ground.initial_state
-        for _ in range(300):
-            assert twin.fluents == state.fluents
-            a, b = original.info(state), ground.info(twin)
-            assert b.terminal == a.terminal
-            assert [sorted(g) for g in b.goals] == [sorted(g) for g in a.goals]
-            legal = {r: sorted(m.text for m in original.legal_moves(state, r))
-                     for r in original.roles}
-            assert {r: sorted(m.text for m in ground.legal_moves(twin, r))
-                    for r in ground.roles} == legal
-            if a.terminal:
-                break
-            joint = {r: rng.choice(legal[r]) for r in original.roles}
-            state = original.next_state(state, joint)
-            twin = ground.next_state(twin, joint)
+    assert first_disagreement(original, ground, seed=seed, playouts=playouts,
+                              max_steps=300) is None
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
