@@ -75,10 +75,12 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         validate(description, strict=not args.lenient)
     except (GdlError, _Unreadable) as error:
         return _game_error(args.game, error)
-    translation = translate(description)
-    sys.stdout.write(translation.game_program)
     if args.relaxed:
-        sys.stdout.write(translation.relaxed_program)
+        # The same program `supersets` grounds: every rule, negation dropped, no unfolding.
+        relaxed = translate(description, unfold_calls=False, relaxed_everything=True)
+        sys.stdout.write(relaxed.relaxed_program)
+    else:
+        sys.stdout.write(translate(description).game_program)
     return EXIT_OK
 
 
@@ -391,7 +393,8 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser("translate", help="print the ASP program of a game")
     p.add_argument("game", metavar="GAME")
     p.add_argument("--relaxed", action="store_true",
-                   help="also print the relaxed (reachability) program")
+                   help="print the relaxed (reachability) program instead: grounded by the "
+                        "stand-alone clingo (python -m clingo --text) it gives the supersets")
     reading_options(p)
     p.set_defaults(run=_cmd_translate)
 

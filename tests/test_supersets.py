@@ -159,3 +159,16 @@ def test_layers_and_instantiation_over_grpc() -> None:
             assert remote.instantiate() == instantiate(text).gdl()
     finally:
         server.stop(None)
+
+
+def test_stand_alone_clingo_grounds_the_relaxed_program_to_the_superset() -> None:
+    """`gdl-reasoner translate --relaxed GAME` is a grounding-only run for the stand-alone
+    clingo of the clingo package: its ground output holds exactly the superset's fluents."""
+    translated = subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", "translate", "--relaxed", "games/tictactoe.kif"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    grounded = subprocess.run([sys.executable, "-m", "clingo", "--text"], input=translated,
+                              capture_output=True, text=True, check=True).stdout
+    fluents = {line for line in grounded.splitlines() if line.startswith("true(")}
+    assert len(fluents) == len(supersets((ROOT / "games" / "tictactoe.kif").read_text()).fluents)
+    assert "true(cell(2,2,x))." in fluents
