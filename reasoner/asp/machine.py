@@ -1,8 +1,8 @@
 """The clingo-backed state machine, in integer ids.
 
 The game is grounded once, over the relaxed superset: ``true(F)`` and ``does(R,M)`` are
-``#external`` atoms, one per superset fluent and move. A query assigns the externals that
-changed since the previous query and solves; the program is stratified, so the solve is pure
+``#external`` atoms, one per superset fluent and move, left free. A query solves under
+assumptions that fix every one of them; the program is stratified, so the solve is pure
 propagation (no choices, no conflicts). The successor layer (see
 :mod:`reasoner.asp.translate`) makes one solve return the successor state together with its
 legal moves, terminal status and goals, so a random playout costs one solve per step.
@@ -143,8 +143,13 @@ class Machine:
         self._switch_current = _literal(atoms, clingo.Function("_current"))
         self._switch_successor = _literal(atoms, clingo.Function("_successor"))
         self._mode = (False, False)
-        self._bits = 0
-        self._joint: tuple[int, ...] = ()
+        # State and joint move travel as assumptions over free externals: clasp then keeps
+        # its level-0 simplification of the whole program between solves, instead of
+        # redoing it for every changed external (measured: 1.5x on ggp.org's breakthrough).
+        for literal in (*self._fluent_literals, *self._move_literals):
+            ctl.assign_external(literal, None)
+        self._absent_fluents = [-literal for literal in self._fluent_literals]
+        self._absent_moves = [-literal for literal in self._move_literals]
         self._shown: Sequence[clingo.Symbol] = ()
         self._models = 0
         self._cache: dict[int, StateInfo] = {}
@@ -202,22 +207,20 @@ class Machine:
             assign(self._switch_current, current)
             assign(self._switch_successor, successor)
             self._mode = (current, successor)
-        diff = bits ^ self._bits
+        assumptions = self._absent_fluents.copy()
         literals = self._fluent_literals
-        while diff:
-            low = diff & -diff
-            assign(literals[low.bit_length() - 1], bool(bits & low))
-            diff ^= low
-        self._bits = bits
-        if joint != self._joint:
-            move_literals = self._move_literals
-            for move in self._joint:
-                assign(move_literals[move], False)
-            for move in joint:
-                assign(move_literals[move], True)
-            self._joint = joint
+        remaining = bits
+        while remaining:
+            low = remaining & -remaining
+            index = low.bit_length() - 1
+            assumptions[index] = literals[index]
+            remaining ^= low
+        moves = self._absent_moves.copy()
+        for move in joint:
+            moves[move] = self._move_literals[move]
+        assumptions += moves
         self._models = 0
-        self._ctl.solve(on_model=self._on_model)
+        self._ctl.solve(assumptions=assumptions, on_model=self._on_model)
         self.solve_count += 1
         if self._models != 1:
             raise GdlValidationError(
