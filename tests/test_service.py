@@ -677,7 +677,7 @@ def test_reflection_describes_the_reasoner(srv: Server) -> None:
     (service,) = proto.service
     assert [m.name for m in service.method] == [
         "LoadGame", "GetGame", "InitialState", "Query", "Next", "Expand", "Simulate",
-        "Translate"]
+        "Translate", "Supersets", "RelaxedLayers", "Instantiate"]
 
 
 # -- the serve command -----------------------------------------------------------------------
