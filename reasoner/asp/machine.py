@@ -50,7 +50,7 @@ class Machine:
         translation: Translation,
         superset: Superset,
         roles: Sequence[str],
-        check_unique_model: bool = False,
+        check_stratification: bool = False,
     ) -> None:
         start = time.perf_counter()
         self.roles = tuple(roles)
@@ -102,8 +102,10 @@ class Machine:
         program = "\n".join(
             [translation.game_program, translation.next_layer_program, *domain, *control]
         )
-        ctl = new_control(["--models=2"] if check_unique_model else [])
-        dependencies = GroundDependencies() if check_unique_model else None
+        # When the relations are not stratified, the ground program is checked instead;
+        # once it passes, every query has exactly one answer set.
+        ctl = new_control()
+        dependencies = GroundDependencies() if check_stratification else None
         if dependencies is not None:
             ctl.register_observer(dependencies)
         ctl.add("base", [], program)

@@ -130,7 +130,7 @@ class Game:
                  and isinstance(rule.head.args[0], Constant)]
         machine = Machine(
             translation, superset, roles,
-            check_unique_model=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
+            check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
         )
         # The first query surfaces rules that are unstratified on the ground level at load.
         machine.info(machine.init_bits)
