@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = [
     "GDL_KEYWORDS",
@@ -32,9 +33,9 @@ GDL_KEYWORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A 1-based line and column in the source text."""
+class Position(NamedTuple):
+    """A 1-based line and column in the source text (a tuple: one is made per token, so it
+    must be cheap)."""
 
     line: int
     column: int
