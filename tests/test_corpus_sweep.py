@@ -41,32 +41,44 @@ EXPECTED_REJECTIONS = {
 
 # Files whose rules misbehave in play (the game's fault, found by the sweep), and how.
 EXPECTED_DEFECTS = {
+    # (goal black 0) is written with (not (line red)) twice instead of once for black.
     "ggp-base-legacy/pentago.kif": "several goal values",
+    # count gives several (white, black) pairs in reachable terminal states; the same with
+    # and without unfolding, so it is the rules, not the translation.
+    "uwa-gamecontroller/old_othello-fourway-teamswitch.kif": "several goal values",
 }
 
-# Files that exceed the sweep's bounds (60 s and 4 GiB for loading and three playouts of 200
-# steps) with the clingo engine: huge move sets (amazons, chess and skirmish variants),
-# ground programs of several hundred thousand rules that make every step slow (othello,
-# kalaha, blobwars), rule chains built to defeat bottom-up evaluation (ruleDepth*).
-# CI's sample skips them; the whole sweep reports them.
+# Files that exceed, or come within a factor of four of, the sweep's bounds (60 s and 4 GiB
+# for loading and three playouts of 200 steps) with the clingo engine, in the whole sweep of
+# 2026-11-22: huge move sets (amazons, chess and skirmish variants), ground programs of
+# several hundred thousand rules that make every step slow (othello, kalaha, blobwars, hex),
+# rule chains built to defeat bottom-up evaluation (ruleDepth*). CI's sample skips them; in
+# the whole sweep they may load or hit the bound, depending on how busy the machine is.
 EXPECTED_LIMITS = {
     "ggp-base-legacy/amazons.kif",
+    "ggp-base-legacy/attritionWar.kif",
     "ggp-base-legacy/chess.kif",
+    "ggp-base-legacy/pancakes88.kif",
     "ggp-base-legacy/racer4.kif",
     "ggp-base-legacy/ruleDepthExponential.kif",
     "ggp-base-legacy/ruleDepthQuadratic.kif",
     "ggp-base-legacy/skirmish.kif",
     "ggp-base-legacy/strangeSkirmish.kif",
+    "ggp-repository-disabled/chessAlex.kif",
     "ggp-repository/alexChess.kif",
     "ggp-repository/amazons.kif",
     "ggp-repository/amazonsSuicide.kif",
     "ggp-repository/amazonsTorus.kif",
+    "ggp-repository/amazonsTorus_10x10.kif",
     "ggp-repository/blobwars.kif",
     "ggp-repository/cephalopodMicro.kif",
     "ggp-repository/chess.kif",
     "ggp-repository/chess_200.kif",
+    "ggp-repository/gt_attrition.kif",
     "ggp-repository/gt_two_thirds_4p.kif",
     "ggp-repository/gt_two_thirds_6p.kif",
+    "ggp-repository/hex.kif",
+    "ggp-repository/hexPie.kif",
     "ggp-repository/hitori.kif",
     "ggp-repository/kalaha_2009.kif",
     "ggp-repository/knightazons.kif",
@@ -76,6 +88,7 @@ EXPECTED_LIMITS = {
     "ggp-repository/othello-comp2007.kif",
     "ggp-repository/othelloHoles.kif",
     "ggp-repository/othelloSuicide.kif",
+    "ggp-repository/pancakes88.kif",
     "ggp-repository/racer.kif",
     "ggp-repository/racer4.kif",
     "ggp-repository/ruleDepthExponential.kif",
@@ -86,7 +99,13 @@ EXPECTED_LIMITS = {
     "ggp-repository/skirmishFinal3.kif",
     "ggp-repository/skirmishHoles.kif",
     "ggp-repository/slaughter.kif",
+    "ggp-repository/solitaireChineseCheckers.kif",
+    "ggp-repository/strangeSkirmish.kif",
+    "ggp-repository/sudoku.kif",
+    "ggp-repository/urmAdd.kif",
     "libgdl/amazons.kif",
+    "libgdl/hex.kif",
+    "libgdl/madness.kif",
 }
 
 # Always in the sample: each kind of special fate at least once.
