@@ -236,22 +236,22 @@ def test_two_games_do_not_share_state() -> None:
     assert len(ttt.legal_moves(ttt.initial_state, "xplayer")) == 9
 
 
+# 60^5 possible fluents: the relaxed grounding cannot finish.
+EXPLODING = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
+             + " (init s) (legal a go) terminal (goal a 0) "
+             "(<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
+
+
 def test_grounding_explosion_stops_at_the_time_bound() -> None:
     """A game whose grounding explodes fails with ResourceLimitError naming the bound."""
-    numbers = " ".join(f"(n {i})" for i in range(60))
-    exploding = (f"(role a) {numbers} (init s) (legal a go) terminal (goal a 0) "
-                 "(<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
     with pytest.raises(ResourceLimitError, match="time bound of 2 s"):
-        Game.from_gdl(exploding, limits=Limits(seconds=2, memory_mb=4096))
+        Game.from_gdl(EXPLODING, limits=Limits(seconds=2, memory_mb=4096))
 
 
 def test_grounding_explosion_stops_at_the_memory_bound() -> None:
     """The same explosion under a small memory bound fails naming the memory bound."""
-    numbers = " ".join(f"(n {i})" for i in range(60))
-    exploding = (f"(role a) {numbers} (init s) (legal a go) terminal (goal a 0) "
-                 "(<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
     with pytest.raises(ResourceLimitError, match="memory bound of 300 MiB"):
-        Game.from_gdl(exploding, limits=Limits(seconds=120, memory_mb=300))
+        Game.from_gdl(EXPLODING, limits=Limits(seconds=120, memory_mb=300))
 
 
 def test_bounded_load_of_a_small_game_works() -> None:
