@@ -90,10 +90,8 @@ def _cmd_supersets(args: argparse.Namespace) -> int:
 
     try:
         text = _read(args.game)
-        limits = _limits(args)
         # The superset grounding itself may explode: bounded, it runs in a child process.
-        found = run_bounded(supersets, (text,), limits) if limits is not None \
-            else supersets(text)
+        found = run_bounded(supersets, (text,), _limits(args))
     except (ReasonerError, _Unreadable) as error:
         return _game_error(args.game, error)
     if args.json:
@@ -121,9 +119,7 @@ def _cmd_ground(args: argparse.Namespace) -> int:
 
     try:
         text = _read(args.game)
-        limits = _limits(args)
-        found = run_bounded(_instantiate, (text, args.inline_aux), limits) \
-            if limits is not None else _instantiate(text, args.inline_aux)
+        found = run_bounded(_instantiate, (text, args.inline_aux), _limits(args))
     except (ReasonerError, _Unreadable) as error:
         return _game_error(args.game, error)
     if args.format == "json":

@@ -14,7 +14,6 @@ into one table over all roles. :mod:`reasoner.engine` puts GDL text on the edges
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,7 +51,6 @@ class Machine:
         roles: Sequence[str],
         check_stratification: bool = False,
     ) -> None:
-        start = time.perf_counter()
         self.roles = tuple(roles)
         role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
         self.fluent_symbols = superset.fluents
@@ -126,10 +124,10 @@ class Machine:
         self._move_literals = [
             _literal(atoms, clingo.Function("does", [role_symbols[r], m])) for r, m in moves
         ]
-        self.fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
+        fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
         self.init_bits = 0
         for atom in atoms.by_signature("init", 1):
-            index = self.fluent_index.get(atom.symbol.arguments[0])
+            index = fluent_index.get(atom.symbol.arguments[0])
             if index is not None:
                 self.init_bits |= 1 << index
         for atom in atoms.by_signature("goal", 2):
@@ -140,7 +138,6 @@ class Machine:
                     f"{symbol_to_gdl(atom.symbol.arguments[0])} is not an integer in 0..100"
                 )
         self.ground_atom_count = len(atoms)
-        self.ground_seconds = time.perf_counter() - start
         self._lock = threading.Lock()
         self._switch_current = _literal(atoms, clingo.Function("_current"))
         self._switch_successor = _literal(atoms, clingo.Function("_successor"))
@@ -155,7 +152,6 @@ class Machine:
         self._shown: Sequence[clingo.Symbol] = ()
         self._models = 0
         self._cache: dict[int, StateInfo] = {}
-        self.solve_count = 0
 
     # -- queries -------------------------------------------------------------------------
 
@@ -223,7 +219,6 @@ class Machine:
         assumptions += moves
         self._models = 0
         self._ctl.solve(assumptions=assumptions, on_model=self._on_model)
-        self.solve_count += 1
         if self._models != 1:
             raise GdlValidationError(
                 f"the game's rules have {self._models if self._models < 2 else 'several'} "

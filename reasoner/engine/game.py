@@ -22,7 +22,7 @@ from reasoner.errors import (
     UnsupportedGdlError,
 )
 from reasoner.gdl.parser import parse_game, parse_term
-from reasoner.gdl.syntax import Constant, GameDescription
+from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, validate
 
 __all__ = ["Game", "JointMove", "LoadStatistics"]
@@ -125,11 +125,8 @@ class Game:
         t3 = time.perf_counter()
         superset = compute_superset(translation)
         t4 = time.perf_counter()
-        roles = [str(rule.head.args[0]) for rule in description.rules
-                 if rule.head.name == "role" and rule.head.arity == 1
-                 and isinstance(rule.head.args[0], Constant)]
         machine = Machine(
-            translation, superset, roles,
+            translation, superset, description.roles,
             check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
         )
         # The first query surfaces rules that are unstratified on the ground level at load.

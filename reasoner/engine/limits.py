@@ -61,14 +61,17 @@ class BoundedCrash(RuntimeError):
     """The bounded work died of an unexpected exception (a bug, not bad input)."""
 
 
-def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits) -> T:
-    """Run ``func(*args)`` in a child process under ``limits`` and return its result.
+def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | None) -> T:
+    """Run ``func(*args)`` in a child process under ``limits`` and return its result
+    (``limits=None``: run it here, unbounded).
 
     Raises:
         ResourceLimitError: the time or memory bound was exceeded.
         ReasonerError: whatever the work raised deliberately.
         BoundedCrash: any other failure inside the child.
     """
+    if limits is None:
+        return func(*args)
     context: Any = multiprocessing.get_context(limits.start_method)
     if limits.start_method == "forkserver":
         # Preload the reasoner, not __main__: a script that starts a server without an

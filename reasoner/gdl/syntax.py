@@ -173,6 +173,13 @@ class GameDescription:
     def __len__(self) -> int:
         return len(self.rules)
 
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The role names, in the order of their ``role`` facts."""
+        return tuple(rule.head.args[0].name for rule in self.rules
+                     if rule.head.name == "role" and rule.head.arity == 1
+                     and isinstance(rule.head.args[0], Constant))
+
 
 def term_variables(term: Term) -> Iterator[Variable]:
     """Yield the variables of a term, left to right, with repetitions."""

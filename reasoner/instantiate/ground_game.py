@@ -14,7 +14,7 @@ from reasoner.asp.instantiation import GroundRule, ground_program
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
 from reasoner.engine.game import parse_gdl
-from reasoner.gdl.syntax import Constant, GameDescription
+from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.instantiate.inlining import inline_auxiliaries
 
@@ -77,10 +77,7 @@ def instantiate_description(description: GameDescription, *,
     start = time.perf_counter()
     translation = translate(description)
     superset = compute_superset(translation)
-    roles = [str(rule.head.args[0]) for rule in description.rules
-             if rule.head.name == "role" and rule.head.arity == 1
-             and isinstance(rule.head.args[0], Constant)]
-    program = ground_program(translation, superset, roles)
+    program = ground_program(translation, superset, description.roles)
     rules = inline_auxiliaries(program.rules) if inline_aux else program.rules
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return InstantiatedGame(rules, InstantiationStatistics(

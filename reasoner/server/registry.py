@@ -105,9 +105,7 @@ class GameRegistry:
                 seconds: float | None = None) -> T:
         """Run grounding work under the registry's limits (shortened to ``seconds``)."""
         limits = self._limits
-        if limits is None:
-            return func(*args)
-        if seconds is not None and seconds < limits.seconds:
+        if limits is not None and seconds is not None and seconds < limits.seconds:
             limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
         return run_bounded(func, args, limits)
 
