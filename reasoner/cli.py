@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from reasoner.engine.limits import Limits
-from reasoner.errors import GdlError, ReasonerError
+from reasoner.errors import GdlError, ReasonerError, ResourceLimitError
 
 if TYPE_CHECKING:
     from reasoner.instantiate.ground_game import InstantiatedGame
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 
 
 class _Unreadable(Exception):
@@ -44,6 +45,21 @@ def _game_error(path: str, error: ReasonerError | _Unreadable) -> int:
 
 def _limits(args: argparse.Namespace) -> Limits | None:
     return Limits(args.timeout, args.memory) if args.timeout > 0 else None
+
+
+def _grounding(func: Callable[..., T], work: tuple[Any, ...], text: str,
+               args: argparse.Namespace) -> T:
+    """Run grounding work under the command's bounds; an overrun names the relation that
+    grew (see :mod:`reasoner.engine.overrun`)."""
+    from reasoner.engine.limits import run_bounded
+    from reasoner.engine.overrun import explain_overrun
+
+    limits = _limits(args)
+    try:
+        return run_bounded(func, work, limits)
+    except ResourceLimitError as error:
+        assert limits is not None
+        raise explain_overrun(error, text, limits) from None
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -85,13 +101,12 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 
 
 def _cmd_supersets(args: argparse.Namespace) -> int:
-    from reasoner.engine.limits import run_bounded
     from reasoner.instantiate.supersets import supersets
 
     try:
         text = _read(args.game)
         # The superset grounding itself may explode: bounded, it runs in a child process.
-        found = run_bounded(supersets, (text,), _limits(args))
+        found = _grounding(supersets, (text,), text, args)
     except (ReasonerError, _Unreadable) as error:
         return _game_error(args.game, error)
     if args.json:
@@ -114,12 +129,11 @@ def _cmd_supersets(args: argparse.Namespace) -> int:
 
 
 def _cmd_ground(args: argparse.Namespace) -> int:
-    from reasoner.engine.limits import run_bounded
     from reasoner.instantiate.ground_game import write_atomically
 
     try:
         text = _read(args.game)
-        found = run_bounded(_instantiate, (text, args.inline_aux), _limits(args))
+        found = _grounding(_instantiate, (text, args.inline_aux), text, args)
     except (ReasonerError, _Unreadable) as error:
         return _game_error(args.game, error)
     if args.format == "json":

@@ -72,6 +72,11 @@ class UnknownGameError(ReasonerError, LookupError):
 class ResourceLimitError(ReasonerError):
     """Grounding or another computation exceeded a time or memory bound."""
 
-    def __init__(self, message: str, bound: str | None = None) -> None:
-        self.bound = bound
+    def __init__(self, message: str, bound: str | None = None,
+                 relation: str | None = None) -> None:
+        self.bound = bound  # "time" or "memory"
+        self.relation = relation  # "name/arity" of the relation whose rules grew most
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None]]:
+        return type(self), (str(self), self.bound, self.relation)

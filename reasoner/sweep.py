@@ -14,6 +14,7 @@ that explodes or a crash in one file cannot stop the sweep. Fates:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections import Counter
@@ -24,6 +25,7 @@ from typing import Any
 
 from reasoner.engine.game import Game
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.engine.overrun import explain_overrun
 from reasoner.engine.playout import random_playout
 from reasoner.errors import (
     GdlError,
@@ -94,11 +96,9 @@ def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0
 DEFAULT_LIMITS = Limits(60.0, 4096)
 
 
-def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
-                        strict: bool = True) -> Fate:
-    """Instantiate one file and check, by seeded playouts, that the instantiated game plays
-    exactly like the source (fate ``instantiated``; a difference is ``failed``)."""
-    from reasoner.engine.agreement import first_disagreement
+def _instantiate_file(path: str, strict: bool) -> tuple[Fate, str]:
+    """Instantiate one file; its fate (``instantiated`` so far, or ``rejected``) and the
+    instantiated game's text."""
     from reasoner.instantiate.ground_game import instantiate
 
     start = time.perf_counter()
@@ -106,16 +106,55 @@ def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed
     try:
         found = instantiate(text, strict=strict)
     except GdlError as error:
-        return Fate(path, "rejected", str(error), seconds=time.perf_counter() - start)
-    seconds = time.perf_counter() - start
+        return Fate(path, "rejected", str(error), seconds=time.perf_counter() - start), ""
     stats = found.statistics
+    return Fate(path, "instantiated", fluents=stats.fluents, moves=stats.moves,
+                rules=stats.rules, seconds=time.perf_counter() - start), found.gdl()
+
+
+def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
+               strict: bool) -> tuple[int, str]:
+    """The source's roles, and the first difference between it and its instantiated game
+    on seeded playouts ("" if none)."""
+    from reasoner.engine.agreement import first_disagreement
+
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
     source = Game.from_gdl(text, strict=strict)
-    differs = first_disagreement(source, Game.from_gdl(found.gdl(), strict=strict),
-                                 seed=seed, playouts=playouts, max_steps=max_steps)
-    return Fate(path, "failed" if differs else "instantiated",
-                f"the instantiated game differs: {differs}" if differs else "",
-                roles=len(source.roles), fluents=stats.fluents, moves=stats.moves,
-                rules=stats.rules, seconds=seconds)
+    differs = first_disagreement(source, Game.from_gdl(ground, strict=strict), seed=seed,
+                                 playouts=playouts, max_steps=max_steps)
+    return len(source.roles), differs or ""
+
+
+def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
+                        strict: bool = True, limits: Limits | None = None) -> Fate:
+    """Instantiate one file and check, by seeded playouts, that the instantiated game plays
+    exactly like the source (fate ``instantiated``; a difference is ``failed``).
+
+    With ``limits``, the instantiation runs in a bounded child, and so does the check after
+    it, each under the same bounds: the time a file reports is the instantiation's alone. An
+    instantiation whose check exceeds the bound still counts as instantiated, and says so.
+    """
+    start = time.perf_counter()
+    try:
+        fate, ground = run_bounded(_instantiate_file, (path, strict), limits)
+    except ResourceLimitError as error:
+        seconds = time.perf_counter() - start
+        if limits is not None:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+            error = explain_overrun(error, text, limits)
+        return Fate(path, "limit", f"instantiation {error}", seconds=seconds)
+    if fate.fate != "instantiated":
+        return fate
+    try:
+        roles, differs = run_bounded(_agreement, (path, ground, playouts, max_steps, seed,
+                                                  strict), limits)
+    except ResourceLimitError as error:
+        return dataclasses.replace(
+            fate, reason=f"not checked by playouts: the check {error}")
+    if differs:
+        return dataclasses.replace(fate, fate="failed", roles=roles,
+                                   reason=f"the instantiated game differs: {differs}")
+    return dataclasses.replace(fate, roles=roles)
 
 
 def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: int = 3,
@@ -123,13 +162,19 @@ def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: i
           instantiation: bool = False) -> Iterator[Fate]:
     """Check each file in a bounded child process and yield its fate (with
     ``instantiation``, check its instantiated game instead of playing it)."""
-    check = check_instantiation if instantiation else check_file
     for path in paths:
         start = time.perf_counter()
         try:
-            yield run_bounded(check, (str(path), playouts, max_steps, seed, strict), limits)
+            if instantiation:
+                yield check_instantiation(str(path), playouts, max_steps, seed, strict, limits)
+            else:
+                yield run_bounded(check_file, (str(path), playouts, max_steps, seed, strict),
+                                  limits)
         except ResourceLimitError as error:
-            yield Fate(str(path), "limit", str(error), seconds=time.perf_counter() - start)
+            seconds = time.perf_counter() - start
+            text = path.read_text(encoding="utf-8", errors="replace")
+            yield Fate(str(path), "limit", str(explain_overrun(error, text, limits)),
+                       seconds=seconds)
         except ReasonerError as error:
             yield Fate(str(path), "failed", f"{type(error).__name__}: {error}",
                        seconds=time.perf_counter() - start)
@@ -146,12 +191,12 @@ def summarise(fates: Iterable[Fate]) -> Counter[str]:
 def format_table(fates: list[Fate], root: Path | None = None) -> str:
     """A plain-text table of every file's fate, then the totals."""
     lines = [f"{'file':<58} {'fate':<12} {'roles':>5} {'fluents':>7} {'moves':>6} "
-             f"{'rules':>7} {'load ms':>8} {'steps':>6}  reason"]
+             f"{'rules':>7} {'load ms':>8} {'steps':>6} {'seconds':>8}  reason"]
     for f in fates:
         name = str(Path(f.path).relative_to(root)) if root else f.path
         reason = f.reason if len(f.reason) <= 140 else f.reason[:137] + "..."
         lines.append(f"{name:<58} {f.fate:<12} {f.roles:>5} {f.fluents:>7} {f.moves:>6} "
-                     f"{f.rules:>7} {f.load_ms:>8.1f} {f.steps:>6}  {reason}")
+                     f"{f.rules:>7} {f.load_ms:>8.1f} {f.steps:>6} {f.seconds:>8.2f}  {reason}")
     counts = summarise(fates)
     lines.append("total: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in FATES
                                        if counts.get(k) or k != "instantiated")

@@ -243,15 +243,22 @@ EXPLODING = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
 
 
 def test_grounding_explosion_stops_at_the_time_bound() -> None:
-    """A game whose grounding explodes fails with ResourceLimitError naming the bound."""
-    with pytest.raises(ResourceLimitError, match="time bound of 2 s"):
+    """A game whose grounding explodes fails with ResourceLimitError naming the bound and
+    the relation whose rules grew."""
+    with pytest.raises(ResourceLimitError, match="time bound of 2 s") as caught:
         Game.from_gdl(EXPLODING, limits=Limits(seconds=2, memory_mb=4096))
+    assert caught.value.bound == "time"
+    assert caught.value.relation == "next/1"
+    assert "the rules of next/1 grew most" in str(caught.value)
 
 
 def test_grounding_explosion_stops_at_the_memory_bound() -> None:
-    """The same explosion under a small memory bound fails naming the memory bound."""
-    with pytest.raises(ResourceLimitError, match="memory bound of 300 MiB"):
+    """The same explosion under a small memory bound fails naming the memory bound, and
+    the relation that grew."""
+    with pytest.raises(ResourceLimitError, match="memory bound of 300 MiB") as caught:
         Game.from_gdl(EXPLODING, limits=Limits(seconds=120, memory_mb=300))
+    assert caught.value.bound == "memory"
+    assert caught.value.relation == "next/1"
 
 
 def test_bounded_load_of_a_small_game_works() -> None:

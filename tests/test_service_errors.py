@@ -343,16 +343,17 @@ def test_request_over_the_size_limit_is_resource_exhausted() -> None:
 
 
 def test_exploding_grounding_is_resource_exhausted() -> None:
-    """A game whose grounding explodes gets RESOURCE_EXHAUSTED naming the time bound; the
-    server then loads and answers other games, and keeps the one it had."""
+    """A game whose grounding explodes gets RESOURCE_EXHAUSTED naming the time bound and
+    the relation that grew; the server then loads and answers other games, and keeps the
+    one it had."""
     limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
     with running_server(limits=limits) as server:
         held = server.load("nim")
         started = time.monotonic()
         details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
                                pb.LoadGameRequest(gdl=EXPLODING))
-        assert time.monotonic() - started < 10
-        assert details == "exceeded the time bound of 2 s"
+        assert time.monotonic() - started < 15
+        assert details.startswith("exceeded the time bound of 2 s; the rules of next/1 grew")
         assert server.registry.ids() == [held.game_id]
         assert_answers(server, held)
         assert_answers(server, server.load("tictactoe"))

@@ -79,14 +79,23 @@ def _literal_text(literal: Literal, rename: dict[Signature, str] | None = None,
 
 
 def _rule_text(rule: Rule, rename: dict[Signature, str] | None = None,
-               drop_negative: bool = False) -> str:
+               drop_negative: bool = False, counter: int | None = None) -> str:
     body = [lit for lit in rule.body
             if not (drop_negative and isinstance(lit, Not) and isinstance(lit.literal, Atom))]
     head = _atom_text(rule.head, rename)
     if not body:
         return head + "."
     anonymous = _singletons(Rule(rule.head, tuple(body)))
-    return head + " :- " + ", ".join(_literal_text(lit, rename, anonymous) for lit in body) + "."
+    literals = [_literal_text(lit, rename, anonymous) for lit in body]
+    if counter is not None:
+        # One call per ground instance (see reasoner.asp.growth): the rule's named variables
+        # are the arguments, so that the grounder cannot evaluate the call only once. The
+        # head is named by a number, so that no GDL text reaches the program.
+        named = dict.fromkeys(
+            term_text(var) for lit in body if isinstance(lit, Atom)
+            for var in literal_variables(lit) if var.name not in anonymous)
+        literals.append(f"1 = @grew({', '.join([str(counter), *named])})")
+    return head + " :- " + ", ".join(literals) + "."
 
 
 def _comment(rule: Rule) -> str:
@@ -131,10 +140,12 @@ class Translation:
     flat_rule_count: int
     # The predicate that holds legal, terminal and goal of the successor state.
     next_layer_names: dict[str, str]
+    # With count_instances: the head signature of the relaxed rule that calls @grew(i, ...).
+    counted: tuple[Signature, ...] = ()
 
 
 def translate(game: GameDescription, *, unfold_calls: bool = True,
-              relaxed_everything: bool = False) -> Translation:
+              relaxed_everything: bool = False, count_instances: bool = False) -> Translation:
     """Translate a validated game.
 
     Args:
@@ -144,6 +155,8 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         relaxed_everything: Keep every rule in the relaxed program (goal, terminal and the
             auxiliary relations only they read), for the superset of every atom; by default
             it keeps only what reachability needs.
+        count_instances: Make the relaxed program call ``@grew("name/arity", ...)`` once
+            per ground rule instance (for :mod:`reasoner.asp.growth`).
     """
     flats = [flat for rule in game.rules for flat in flat_rules(rule)]
     if unfold_calls:
@@ -177,11 +190,14 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     ]
     relaxed_lines = ["does(R,M) :- legal(R,M)."]
     layer_lines = ["% Successor layer: legal, terminal and goal read from next(F)."]
+    counted: list[Signature] = []
     for flat in flats:
         comment = _comment(flat)
         game_lines += [comment, _rule_text(flat)]
         if flat.head.signature in relaxed_needed:
-            relaxed_lines += [comment, _rule_text(flat, drop_negative=True)]
+            counter = len(counted) if count_instances else None
+            relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter)]
+            counted.append(flat.head.signature)
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]
     return Translation(
@@ -194,4 +210,5 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             name: rename.get((name, arity), name)
             for name, arity in (("legal", 2), ("terminal", 0), ("goal", 2))
         },
+        counted=tuple(counted) if count_instances else (),
     )

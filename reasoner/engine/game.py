@@ -19,6 +19,7 @@ from reasoner.errors import (
     GoalError,
     IllegalMoveError,
     InvalidStateError,
+    ResourceLimitError,
     UnsupportedGdlError,
 )
 from reasoner.gdl.parser import parse_game, parse_term
@@ -105,10 +106,17 @@ class Game:
             GdlSyntaxError: malformed text, with line and column.
             GdlValidationError: invalid GDL, naming the rule.
             UnsupportedGdlError: GDL-II.
-            ResourceLimitError: loading exceeded ``limits``.
+            ResourceLimitError: loading exceeded ``limits``; the message names the bound
+                and the relation whose rules grew most.
         """
         if limits is not None:
-            run_bounded(_probe_load, (text, case_sensitive, strict), limits)
+            try:
+                run_bounded(_probe_load, (text, case_sensitive, strict), limits)
+            except ResourceLimitError as error:
+                from reasoner.engine.overrun import explain_overrun
+
+                raise explain_overrun(error, text, limits,
+                                      case_sensitive=case_sensitive) from None
         t0 = time.perf_counter()
         description = parse_gdl(text, case_sensitive=case_sensitive)
         return cls.from_description(description, case_sensitive=case_sensitive, strict=strict,

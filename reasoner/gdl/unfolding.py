@@ -11,12 +11,12 @@ meaning; it applies only where that is plainly safe:
 * the relation is not a GDL keyword, not recursive, never used under negation, and not
   defined by facts alone (a static table is cheaper to ground once than to copy);
 * at least one call passes a non-variable argument where a defining rule has a variable;
-* the number of rules stays within a bound.
+* the number of rules, and of body literals, stays within a bound.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable
 
 from reasoner.gdl.normal_form import FlatLiteral
@@ -37,7 +37,12 @@ __all__ = ["unfold"]
 Signature = tuple[str, int]
 Substitution = dict[str, Term]
 _MAX_GROWTH = 4  # the rule count may at most quadruple, and
-_MAX_EXTRA = 20000  # grow by at most this many rules
+_MAX_EXTRA = 20000  # grow by at most this many rules; the same bounds hold for the
+_MAX_EXTRA_LITERALS = 200000  # total number of body literals
+
+
+def _size(rules: list[Rule]) -> int:
+    return sum(len(rule.body) for rule in rules)
 
 
 def _walk(term: Term, theta: Substitution) -> Term:
@@ -172,12 +177,26 @@ def _reaches(graph: dict[Signature, set[Signature]], start: Signature,
     return False
 
 
-def _unfold_one(rules: list[Rule], sig: Signature, counter: list[int]) -> list[Rule]:
+def _unfold_one(rules: list[Rule], sig: Signature, counter: list[int],
+                limit: int) -> list[Rule] | None:
+    """The rules with every call of ``sig`` unfolded, or None as soon as they would be more
+    than ``limit`` (a relation whose unfolding multiplies rules is better left alone)."""
     definitions = [r for r in rules if r.head.signature == sig]
+    # At most this many rules come out (every call may match every definition): a cheap
+    # refusal before any work.
+    estimate = len(rules) - len(definitions)
+    for rule in rules:
+        calls = sum(1 for lit in rule.body if isinstance(lit, Atom) and lit.signature == sig)
+        if calls and rule.head.signature != sig:
+            estimate += len(definitions) ** min(calls, 64) - 1
+        if estimate > limit:
+            return None
     result: list[Rule] = []
-    todo = [r for r in rules if r.head.signature != sig]
+    todo = deque(r for r in rules if r.head.signature != sig)
     while todo:
-        rule = todo.pop(0)
+        if len(result) + len(todo) > limit:
+            return None
+        rule = todo.popleft()
         index = next((i for i, lit in enumerate(rule.body)
                       if isinstance(lit, Atom) and lit.signature == sig), None)
         if index is None:
@@ -211,6 +230,7 @@ def unfold(rules: Iterable[Rule]) -> list[Rule]:
     """Unfold every eligible auxiliary relation in a list of flat rules (see module doc)."""
     current = list(rules)
     limit = min(len(current) * _MAX_GROWTH, len(current) + _MAX_EXTRA)
+    literal_limit = min(_size(current) * _MAX_GROWTH, _size(current) + _MAX_EXTRA_LITERALS)
     counter = [0]
     tried: set[Signature] = set()
     while True:
@@ -219,6 +239,6 @@ def unfold(rules: Iterable[Rule]) -> list[Rule]:
             return current
         sig = pending[0]
         tried.add(sig)
-        unfolded = _unfold_one(current, sig, counter)
-        if len(unfolded) <= limit:
+        unfolded = _unfold_one(current, sig, counter, limit)
+        if unfolded is not None and _size(unfolded) <= literal_limit:
             current = unfolded

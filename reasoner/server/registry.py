@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 from reasoner.engine.game import Game, parse_gdl
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.errors import UnknownGameError
+from reasoner.engine.overrun import explain_overrun
+from reasoner.errors import ResourceLimitError, UnknownGameError
 from reasoner.gdl.printer import print_game
 
 __all__ = ["GameRegistry", "LoadedGame", "game_id"]
@@ -87,7 +88,16 @@ class GameRegistry:
                     found = self._touch(ident)
                     if found is not None:
                         return found, True
-                self.bounded(_bounded_probe, (text, case_sensitive, not lenient), seconds)
+                try:
+                    self.bounded(_bounded_probe, (text, case_sensitive, not lenient), seconds)
+                except ResourceLimitError as error:
+                    # Name the relation that grew, unless the bound was the request's own
+                    # deadline, which has then passed.
+                    limits = self._limits
+                    if limits is None or (seconds is not None and seconds < limits.seconds):
+                        raise
+                    raise explain_overrun(error, text, limits,
+                                          case_sensitive=case_sensitive) from None
                 game = Game.from_description(description, case_sensitive=case_sensitive,
                                              strict=not lenient, parse_ms=parse_ms)
                 loaded = LoadedGame(ident, game)

@@ -1,0 +1,45 @@
+"""What to say when grounding a game overran its time or memory bound.
+
+The bound alone ("exceeded the time bound of 60 s") does not tell a game's author what to
+fix. After an overrun, a short second look, itself bounded, grounds the game's relaxed
+program with a counter on every rule (:mod:`reasoner.asp.growth`) and the error then names
+the relation whose rules grew most.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from reasoner.asp.growth import Growth, measure_growth
+from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.errors import ReasonerError, ResourceLimitError
+from reasoner.gdl.parser import parse_game
+
+__all__ = ["LOOK_SECONDS", "explain_overrun"]
+
+LOOK_SECONDS = 5.0  # the longest look; a shorter bound gets a look as long as itself
+
+
+def _look(text: str, case_sensitive: bool, seconds: float, memory_mb: float) -> Growth:
+    description = parse_game(text, case_sensitive=case_sensitive)
+    return measure_growth(description, seconds, memory_mb)
+
+
+def explain_overrun(error: ResourceLimitError, text: str, limits: Limits, *,
+                    case_sensitive: bool = False) -> ResourceLimitError:
+    """The error with the relation that grew added to its message (and as ``relation``);
+    the error unchanged if the look itself fails."""
+    seconds = min(LOOK_SECONDS, limits.seconds)
+    # The look stops itself at its time and at 80% of the memory bound; the bounds of its
+    # child process are only the backstop.
+    look = dataclasses.replace(limits, seconds=seconds + 30.0)
+    try:
+        growth = run_bounded(_look, (text, case_sensitive, seconds, 0.8 * limits.memory_mb),
+                             look)
+    except (ReasonerError, BoundedCrash):
+        return error
+    if not growth.instances:
+        return error
+    explained = ResourceLimitError(f"{error}; {growth.describe()}", bound=error.bound,
+                                   relation=growth.instances[0][0])
+    return explained
