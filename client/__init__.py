@@ -7,9 +7,17 @@ no protobuf type reaches them.
 from client.match import MatchResult, play_match
 from client.players import MctsPlayer, Player, RandomPlayer
 from client.reasoner_client import ReasonerClient, RemoteGame
-from client.values import JointMove, PlayoutResult, SimulationResult, State, StateInfo
+from client.values import (
+    GddlFiles,
+    JointMove,
+    PlayoutResult,
+    SimulationResult,
+    State,
+    StateInfo,
+)
 
 __all__ = [
+    "GddlFiles",
     "JointMove",
     "MatchResult",
     "MctsPlayer",

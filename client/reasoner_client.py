@@ -18,7 +18,14 @@ from typing import Any, TypeVar
 import grpc
 
 from client.errors import error_from_rpc
-from client.values import JointMove, PlayoutResult, SimulationResult, State, StateInfo
+from client.values import (
+    GddlFiles,
+    JointMove,
+    PlayoutResult,
+    SimulationResult,
+    State,
+    StateInfo,
+)
 from reasoner.errors import UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -208,10 +215,20 @@ class RemoteGame:
         return [(tuple(layer.fluents), tuple(layer.moves), tuple(layer.atoms))
                 for layer in r.layers]
 
-    def instantiate(self) -> str:
+    def instantiate(self, *, inline_aux: bool = False) -> str:
         """The instantiated game as variable-free GDL."""
-        r = self._call("Instantiate", lambda: pb.InstantiateRequest(game_id=self.id))
+        r = self._call("Instantiate", lambda: pb.InstantiateRequest(
+            game_id=self.id, inline_aux=inline_aux))
         return str(r.gdl)
+
+    def gddl(self) -> GddlFiles:
+        """The instantiated game as GDDL: domain, problem and partition texts, and the
+        GDDL name of every GDL text."""
+        r = self._call("Instantiate", lambda: pb.InstantiateRequest(game_id=self.id,
+                                                                    gddl=True))
+        g = r.gddl
+        return GddlFiles(str(g.domain), str(g.problem), str(g.partition),
+                         int(g.multi_actions), {str(k): str(v) for k, v in g.names.items()})
 
     def __repr__(self) -> str:
         return f"<RemoteGame {self.id[:12]} roles={list(self.roles)}>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["JointMove", "PlayoutResult", "SimulationResult", "State", "StateInfo"]
+__all__ = ["GddlFiles", "JointMove", "PlayoutResult", "SimulationResult", "State", "StateInfo"]
 
 # One move id per role, in role order.
 JointMove = tuple[int, ...]
@@ -56,3 +56,15 @@ class SimulationResult:
     playouts: tuple[PlayoutResult, ...]
     updates: int
     elapsed_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class GddlFiles:
+    """A game in GDDL (see reasoner.instantiate.gddl): the three texts, the number of
+    multi-actions, and the GDDL name of every GDL text."""
+
+    domain: str
+    problem: str
+    partition: str
+    multi_actions: int
+    names: dict[str, str]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -16,6 +17,8 @@ from reasoner.engine.limits import Limits
 from reasoner.errors import GdlError, ReasonerError, ResourceLimitError
 
 if TYPE_CHECKING:
+    from reasoner.asp.superset import AtomSuperset
+    from reasoner.instantiate.gddl import GddlGame
     from reasoner.instantiate.ground_game import InstantiatedGame
 
 __all__ = ["main"]
@@ -100,14 +103,26 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_supersets(args: argparse.Namespace) -> int:
+def _supersets(text: str, name: str, progress: bool | None) -> AtomSuperset:
     from reasoner.instantiate.supersets import supersets
+    from reasoner.progress import PhaseProgress
 
+    shown = PhaseProgress(f"supersets {name}", enabled=progress)
+    try:
+        shown.phase("grounding the relaxed program")
+        return supersets(text)
+    finally:
+        shown.close()
+
+
+def _cmd_supersets(args: argparse.Namespace) -> int:
     try:
         text = _read(args.game)
         # The superset grounding itself may explode: bounded, it runs in a child process.
-        found = _grounding(supersets, (text,), text, args)
+        found = _grounding(_supersets, (text, Path(args.game).stem, _progress(args)), text,
+                           args)
     except (ReasonerError, _Unreadable) as error:
+        _end_progress_line(args)
         return _game_error(args.game, error)
     if args.json:
         print(json.dumps({
@@ -128,34 +143,56 @@ def _cmd_supersets(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _gddl_paths(output: str) -> dict[str, Path]:
+    """``-o out/ttt`` (or ``out/ttt.gddl``) writes ``out/ttt.domain.gddl``,
+    ``out/ttt.problem.gddl`` and ``out/ttt.partition.gddl``."""
+    base = Path(output)
+    if base.suffix == ".gddl":
+        base = base.with_suffix("")
+    return {part: base.with_name(f"{base.name}.{part}.gddl")
+            for part in ("domain", "problem", "partition")}
+
+
 def _cmd_ground(args: argparse.Namespace) -> int:
     from reasoner.instantiate.ground_game import write_atomically
 
     try:
         text = _read(args.game)
-        found = _grounding(_instantiate, (text, args.inline_aux), text, args)
+        found = _grounding(_instantiate, (text, args.inline_aux, args.format == "gddl",
+                                          Path(args.game).stem, _progress(args)), text, args)
     except (ReasonerError, _Unreadable) as error:
+        _end_progress_line(args)
         return _game_error(args.game, error)
-    if args.format == "json":
-        output = json.dumps({
-            "game": Path(args.game).stem, "statistics": found.statistics.as_dict(),
-            "rules": [{"head": r.head, "body": list(r.body)} for r in found.rules],
+    rules, gddl = found
+    statistics = rules.statistics
+    outputs: dict[Path | None, str] = {}
+    if gddl is not None:
+        if args.output:
+            for part, file in _gddl_paths(args.output).items():
+                outputs[file] = getattr(gddl, part)
+        else:
+            outputs[None] = gddl.text()
+    elif args.format == "json":
+        outputs[Path(args.output) if args.output else None] = json.dumps({
+            "game": Path(args.game).stem, "statistics": statistics.as_dict(),
+            "rules": [{"head": r.head, "body": list(r.body)} for r in rules.rules],
         }) + "\n"
     else:
-        output = found.gdl(args.game)
-    if args.output:
+        outputs[Path(args.output) if args.output else None] = rules.gdl(args.game)
+    for target, output in outputs.items():
+        if target is None:
+            sys.stdout.write(output)
+            continue
         try:
-            write_atomically(Path(args.output), output)
+            write_atomically(target, output)
         except OSError as error:
-            print(f"gdl-reasoner: cannot write {args.output}: {error.strerror}",
-                  file=sys.stderr)
+            print(f"gdl-reasoner: cannot write {target}: {error.strerror}", file=sys.stderr)
             return EXIT_FAILURE
-    else:
-        sys.stdout.write(output)
     if args.stats:
-        s = found.statistics
+        s = statistics
+        extra = f", {gddl.multi_actions} multi-actions" if gddl is not None else ""
         print(f"{args.game}: {s.fluents} fluents, {s.moves} moves, {s.rules} rules, "
-              f"{s.facts} facts; {s.seconds * 1e3:.1f} ms, peak memory "
+              f"{s.facts} facts{extra}; {s.seconds * 1e3:.1f} ms, peak memory "
               f"{s.peak_memory_mb:.0f} MiB", file=sys.stderr)
     return EXIT_OK
 
@@ -187,10 +224,36 @@ def _cmd_mutexes(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _instantiate(text: str, inline_aux: bool) -> InstantiatedGame:
-    from reasoner.instantiate.ground_game import instantiate
+def _end_progress_line(args: argparse.Namespace) -> None:
+    """After a bounded child died mid-line, start the error message on a line of its own."""
+    if args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty()):
+        sys.stderr.write("\n")
 
-    return instantiate(text, inline_aux=inline_aux)
+
+def _progress(args: argparse.Namespace) -> bool | None:
+    """Whether to show progress: forced on or off, or (None) when stderr is a terminal."""
+    return {"on": True, "off": False}.get(args.progress)
+
+
+def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
+                 progress: bool | None) -> tuple[InstantiatedGame, GddlGame | None]:
+    """The work of ``ground``, in the bounded child: the instantiation, and its GDDL."""
+    from reasoner.engine.game import parse_gdl
+    from reasoner.gdl.validation import validate
+    from reasoner.instantiate.ground_game import description_gddl, instantiate_description
+    from reasoner.progress import PhaseProgress
+
+    shown = PhaseProgress(f"ground {name}", enabled=progress)
+    try:
+        shown.phase("parsing")
+        description = parse_gdl(text)
+        validate(description)
+        found = instantiate_description(description, inline_aux=inline_aux or gddl,
+                                        phase=shown.phase)
+        written = description_gddl(description, name, phase=shown.phase) if gddl else None
+    finally:
+        shown.close()
+    return found, written
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -237,8 +300,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from reasoner.engine.limits import Limits
+    from reasoner.progress import count_line
     from reasoner.sweep import format_table, summarise, sweep
 
+    started = time.monotonic()
     root = Path(args.folder)
     if not root.is_dir():
         print(f"gdl-reasoner: {root} is not a folder", file=sys.stderr)
@@ -253,8 +318,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(fate.as_dict()), flush=True)
         else:
-            print(f"[{i + 1}/{len(paths)}] {fate.fate:<8} {fate.path}", file=sys.stderr,
-                  flush=True)
+            print(count_line(i + 1, len(paths), time.monotonic() - started,
+                             f"{fate.fate:<12} {fate.path}"), file=sys.stderr, flush=True)
     if not args.json:
         print(format_table(fates, root))
     return EXIT_FAILURE if summarise(fates).get("failed") else EXIT_OK
@@ -388,6 +453,11 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--lenient", action="store_true",
                        help="accept a name used with two arities as two symbols")
 
+    def progress_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                       help="show the running phase and its time on stderr (auto: when "
+                            "stderr is a terminal and the run takes over a second)")
+
     def limit_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--timeout", type=float, default=60.0,
                        help="seconds allowed for loading a game (0: no bound)")
@@ -413,15 +483,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME")
     p.add_argument("--list", action="store_true", help="list the atoms, not only their counts")
     p.add_argument("--json", action="store_true", help="one JSON object with every atom")
+    progress_option(p)
     limit_options(p)
     p.set_defaults(run=_cmd_supersets)
 
     p = commands.add_parser("ground", help="the instantiated (variable-free) game")
     p.add_argument("game", metavar="GAME")
     p.add_argument("-o", "--output", help="write to this file (atomically) instead of stdout")
-    p.add_argument("--format", choices=("gdl", "json"), default="gdl")
+    p.add_argument("--format", choices=("gdl", "gddl", "json"), default="gdl",
+                   help="gddl: three files with -o STEM (STEM.domain.gddl, STEM.problem.gddl, "
+                        "STEM.partition.gddl), auxiliary atoms inlined")
     p.add_argument("--inline-aux", action="store_true",
                    help="inline auxiliary atoms where they occur positively")
+    progress_option(p)
     p.add_argument("--stats", action="store_true", help="print statistics to stderr")
     limit_options(p)
     p.set_defaults(run=_cmd_ground)

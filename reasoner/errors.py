@@ -16,6 +16,7 @@ __all__ = [
     "InvalidStateError",
     "NoLegalMoveError",
     "ReasonerError",
+    "ReferenceFailure",
     "ResourceLimitError",
     "UnknownGameError",
     "UnsupportedGdlError",
@@ -80,3 +81,8 @@ class ResourceLimitError(ReasonerError):
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None]]:
         return type(self), (str(self), self.bound, self.relation)
+
+
+class ReferenceFailure(ReasonerError):
+    """The reference solver could not answer: not installed, unable to handle the game,
+    or over its time bound (the reason is the message)."""

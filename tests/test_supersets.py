@@ -157,6 +157,30 @@ def test_layers_and_instantiation_over_grpc() -> None:
             assert [[remote.fluents[i] for i in fluents] for fluents, _, _ in got] == [
                 list(layer.fluents) for layer in expected.layers]
             assert remote.instantiate() == instantiate(text).gdl()
+            assert remote.instantiate(inline_aux=True) == instantiate(
+                text, inline_aux=True).gdl()
+    finally:
+        server.stop(None)
+
+
+def test_gddl_over_grpc() -> None:
+    """Instantiate with gddl=True returns the same three GDDL texts as the command line's
+    pipeline, with the names of the GDL texts."""
+    from client import ReasonerClient
+    from reasoner.engine.game import parse_gdl
+    from reasoner.instantiate.ground_game import description_gddl
+    from reasoner.server import create_server
+
+    text = (ROOT / "games" / "tictactoe.kif").read_text()
+    server, port, _ = create_server("127.0.0.1:0", games=None)
+    try:
+        with ReasonerClient(f"127.0.0.1:{port}") as client:
+            files = client.load_game(text).gddl()
+        expected = description_gddl(parse_gdl(text), "game")
+        assert (files.domain, files.problem, files.partition) == (
+            expected.domain, expected.problem, expected.partition)
+        assert files.multi_actions == 18
+        assert files.names["(cell 1 1 b)"] == "cell-1-1-b"
     finally:
         server.stop(None)
 

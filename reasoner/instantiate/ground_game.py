@@ -6,19 +6,22 @@ import os
 import resource
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from reasoner.asp.instantiation import GroundRule, ground_program
 from reasoner.asp.superset import compute_superset
+from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import translate
 from reasoner.engine.game import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
+from reasoner.instantiate.gddl import GddlGame, to_gddl
 from reasoner.instantiate.inlining import inline_auxiliaries
 
-__all__ = ["InstantiatedGame", "InstantiationStatistics", "instantiate",
+__all__ = ["InstantiatedGame", "InstantiationStatistics", "description_gddl", "instantiate",
            "instantiate_description", "write_atomically"]
 
 
@@ -43,6 +46,14 @@ class InstantiatedGame:
 
     rules: tuple[GroundRule, ...]
     statistics: InstantiationStatistics
+    roles: tuple[str, ...] = ()
+    fluents: tuple[str, ...] = ()  # the fluent superset, as GDL texts
+    moves: tuple[tuple[str, str], ...] = ()  # the move superset: (role, move) texts
+
+    def gddl(self, name: str, groups: Sequence[Sequence[str]] = ()) -> GddlGame:
+        """The game as GDDL (see :mod:`reasoner.instantiate.gddl`); best from an
+        instantiation with auxiliary atoms inlined, with the game's mutex groups."""
+        return to_gddl(name, self.roles, self.rules, self.fluents, self.moves, groups)
 
     def gdl(self, source: str = "") -> str:
         """The game as variable-free GDL, one rule per line."""
@@ -55,36 +66,68 @@ class InstantiatedGame:
         return "\n".join(header + [str(rule) for rule in self.rules]) + "\n"
 
 
+Phase = Callable[[str], None]  # told the name of each phase as it starts
+
+
+def _silent(name: str) -> None:
+    del name
+
+
 def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = True,
-                inline_aux: bool = False) -> InstantiatedGame:
+                inline_aux: bool = False, phase: Phase = _silent) -> InstantiatedGame:
     """Instantiate a GDL game.
 
     Args:
         inline_aux: Inline auxiliary atoms where they occur positively (see
             :mod:`reasoner.instantiate.inlining`).
+        phase: Called with the name of each phase as it starts (for progress displays).
 
     Raises:
         GdlError: the text is not valid GDL.
     """
+    phase("parsing")
     description = parse_gdl(text, case_sensitive=case_sensitive)
     validate(description, strict=strict)
-    return instantiate_description(description, inline_aux=inline_aux)
+    return instantiate_description(description, inline_aux=inline_aux, phase=phase)
 
 
-def instantiate_description(description: GameDescription, *,
-                            inline_aux: bool = False) -> InstantiatedGame:
+def instantiate_description(description: GameDescription, *, inline_aux: bool = False,
+                            phase: Phase = _silent) -> InstantiatedGame:
     """Instantiate an already validated game."""
     start = time.perf_counter()
+    phase("translating")
     translation = translate(description)
+    phase("superset")
     superset = compute_superset(translation)
+    phase("grounding")
     program = ground_program(translation, superset, description.roles)
+    if inline_aux:
+        phase("inlining")
     rules = inline_auxiliaries(program.rules) if inline_aux else program.rules
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return InstantiatedGame(rules, InstantiationStatistics(
-        fluents=len(superset.fluents), moves=len(superset.moves),
-        rules=sum(1 for r in rules if r.body),
-        facts=sum(1 for r in rules if not r.body),
-        seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1)))
+    return InstantiatedGame(
+        rules, InstantiationStatistics(
+            fluents=len(superset.fluents), moves=len(superset.moves),
+            rules=sum(1 for r in rules if r.body),
+            facts=sum(1 for r in rules if not r.body),
+            seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1)),
+        roles=description.roles,
+        fluents=tuple(symbol_to_gdl(f) for f in superset.fluents),
+        moves=tuple((symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in superset.moves))
+
+
+def description_gddl(description: GameDescription, name: str, *, phase: Phase = _silent,
+                     playouts: int = 50, seed: int = 0) -> GddlGame:
+    """A validated game as GDDL: instantiated with auxiliary atoms inlined, its joint moves
+    pruned and its partition made with the mutex groups of ``playouts`` seeded playouts."""
+    from reasoner.engine.game import Game
+    from reasoner.instantiate.mutexes import mutex_groups
+
+    found = instantiate_description(description, inline_aux=True, phase=phase)
+    phase("mutex groups")
+    report = mutex_groups(Game.from_description(description), playouts=playouts, seed=seed)
+    phase("multi-actions")
+    return found.gddl(name, [group.fluents for group in report.groups])
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -95,6 +138,10 @@ def write_atomically(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+        # mkstemp makes the file private; give it the permissions a new file gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -18,8 +18,14 @@ from reasoner.engine.game import Game, parse_gdl
 from reasoner.engine.playout import random_playout
 from reasoner.engine.values import State
 from reasoner.errors import InvalidStateError, NoLegalMoveError
+from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
-from reasoner.instantiate.ground_game import instantiate_description
+from reasoner.instantiate.gddl import GddlGame
+from reasoner.instantiate.ground_game import (
+    InstantiatedGame,
+    description_gddl,
+    instantiate_description,
+)
 from reasoner.instantiate.layers import description_layers as layers
 from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
@@ -55,6 +61,13 @@ def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
             raise  # abort raises; this line is for type checkers
 
     return wrapper
+
+
+def _instantiation(description: GameDescription, inline_aux: bool,
+                   gddl: bool) -> tuple[InstantiatedGame, GddlGame | None]:
+    """The work of Instantiate, run in a bounded child."""
+    found = instantiate_description(description, inline_aux=inline_aux or gddl)
+    return found, description_gddl(description, "game") if gddl else None
 
 
 def _state_message(state: State) -> pb.State:
@@ -258,12 +271,19 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Instantiate(self, request: pb.InstantiateRequest,
                     context: grpc.ServicerContext) -> pb.InstantiateResponse:
         game = self._registry.get(request.game_id).game
-        found = self._registry.bounded(instantiate_description, (game.description,),
-                                       seconds=context.time_remaining())
+        found, gddl = self._registry.bounded(
+            _instantiation, (game.description, request.inline_aux, request.gddl),
+            seconds=context.time_remaining())
         s = found.statistics
-        return pb.InstantiateResponse(gdl=found.gdl(), statistics=pb.InstantiationStatistics(
-            fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
-            elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb))
+        response = pb.InstantiateResponse(
+            gdl=found.gdl(), statistics=pb.InstantiationStatistics(
+                fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
+                elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb))
+        if gddl is not None:
+            response.gddl.CopyFrom(pb.GddlFiles(
+                domain=gddl.domain, problem=gddl.problem, partition=gddl.partition,
+                multi_actions=gddl.multi_actions, names=gddl.names))
+        return response
 
     @_rpc
     def Translate(self, request: pb.TranslateRequest,

@@ -327,18 +327,45 @@ class RelaxedLayer(_message.Message):
     def __init__(self, fluents: _Optional[_Iterable[int]] = ..., moves: _Optional[_Iterable[int]] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class InstantiateRequest(_message.Message):
-    __slots__ = ("game_id",)
+    __slots__ = ("game_id", "inline_aux", "gddl")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    INLINE_AUX_FIELD_NUMBER: _ClassVar[int]
+    GDDL_FIELD_NUMBER: _ClassVar[int]
     game_id: str
-    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+    inline_aux: bool
+    gddl: bool
+    def __init__(self, game_id: _Optional[str] = ..., inline_aux: _Optional[bool] = ..., gddl: _Optional[bool] = ...) -> None: ...
 
 class InstantiateResponse(_message.Message):
-    __slots__ = ("gdl", "statistics")
+    __slots__ = ("gdl", "statistics", "gddl")
     GDL_FIELD_NUMBER: _ClassVar[int]
     STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    GDDL_FIELD_NUMBER: _ClassVar[int]
     gdl: str
     statistics: InstantiationStatistics
-    def __init__(self, gdl: _Optional[str] = ..., statistics: _Optional[_Union[InstantiationStatistics, _Mapping]] = ...) -> None: ...
+    gddl: GddlFiles
+    def __init__(self, gdl: _Optional[str] = ..., statistics: _Optional[_Union[InstantiationStatistics, _Mapping]] = ..., gddl: _Optional[_Union[GddlFiles, _Mapping]] = ...) -> None: ...
+
+class GddlFiles(_message.Message):
+    __slots__ = ("domain", "problem", "partition", "multi_actions", "names")
+    class NamesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    DOMAIN_FIELD_NUMBER: _ClassVar[int]
+    PROBLEM_FIELD_NUMBER: _ClassVar[int]
+    PARTITION_FIELD_NUMBER: _ClassVar[int]
+    MULTI_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
+    domain: str
+    problem: str
+    partition: str
+    multi_actions: int
+    names: _containers.ScalarMap[str, str]
+    def __init__(self, domain: _Optional[str] = ..., problem: _Optional[str] = ..., partition: _Optional[str] = ..., multi_actions: _Optional[int] = ..., names: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class InstantiationStatistics(_message.Message):
     __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb")
