@@ -313,7 +313,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     for i, fate in enumerate(sweep(paths, limits=Limits(args.timeout, args.memory),
                                    playouts=args.playouts, max_steps=args.max_steps,
                                    seed=args.seed, strict=not args.lenient,
-                                   instantiation=args.instantiate)):
+                                   instantiation=args.instantiate,
+                                   check_limits=Limits(args.check_timeout, args.memory)
+                                   if args.check_timeout else None)):
         fates.append(fate)
         if args.json:
             print(json.dumps(fate.as_dict()), flush=True)
@@ -555,6 +557,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument("--lenient", action="store_true",
                    help="accept a name used with two arities as two symbols")
+    p.add_argument("--check-timeout", type=float, default=0.0,
+                   help="with --instantiate: seconds for the playout check of each "
+                        "instantiated game (default: --timeout)")
     p.add_argument("--instantiate", action="store_true",
                    help="instantiate each file and check that the ground game plays alike")
     p.set_defaults(run=_cmd_sweep)

@@ -126,13 +126,15 @@ def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
 
 
 def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
-                        strict: bool = True, limits: Limits | None = None) -> Fate:
+                        strict: bool = True, limits: Limits | None = None,
+                        check_limits: Limits | None = None) -> Fate:
     """Instantiate one file and check, by seeded playouts, that the instantiated game plays
     exactly like the source (fate ``instantiated``; a difference is ``failed``).
 
     With ``limits``, the instantiation runs in a bounded child, and so does the check after
-    it, each under the same bounds: the time a file reports is the instantiation's alone. An
-    instantiation whose check exceeds the bound still counts as instantiated, and says so.
+    it (under ``check_limits``, by default the same): the time a file reports is the
+    instantiation's alone. An instantiation whose check exceeds its bound still counts as
+    instantiated, and says so.
     """
     start = time.perf_counter()
     try:
@@ -147,7 +149,7 @@ def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed
         return fate
     try:
         roles, differs = run_bounded(_agreement, (path, ground, playouts, max_steps, seed,
-                                                  strict), limits)
+                                                  strict), check_limits or limits)
     except ResourceLimitError as error:
         return dataclasses.replace(
             fate, reason=f"not checked by playouts: the check {error}")
@@ -159,14 +161,15 @@ def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed
 
 def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: int = 3,
           max_steps: int = 200, seed: int = 0, strict: bool = True,
-          instantiation: bool = False) -> Iterator[Fate]:
+          instantiation: bool = False, check_limits: Limits | None = None) -> Iterator[Fate]:
     """Check each file in a bounded child process and yield its fate (with
     ``instantiation``, check its instantiated game instead of playing it)."""
     for path in paths:
         start = time.perf_counter()
         try:
             if instantiation:
-                yield check_instantiation(str(path), playouts, max_steps, seed, strict, limits)
+                yield check_instantiation(str(path), playouts, max_steps, seed, strict, limits,
+                                          check_limits)
             else:
                 yield run_bounded(check_file, (str(path), playouts, max_steps, seed, strict),
                                   limits)

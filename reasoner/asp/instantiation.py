@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import clingo
 
 from reasoner.asp.superset import Superset, new_control
-from reasoner.asp.symbols import atom_to_gdl
+from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
 from reasoner.asp.translate import Translation
 
 __all__ = ["GroundProgram", "GroundRule", "ground_program"]
@@ -69,13 +69,25 @@ def ground_program(translation: Translation, superset: Superset,
     ctl.add("base", [], translation.game_program + "\n".join(externals) + "\n")
     ctl.ground([("base", [])])
 
+    texts: dict[int, str] = {}
+    terms: dict[clingo.Symbol, str] = {}  # argument terms repeat across atoms: convert once
+
+    def term(symbol: clingo.Symbol) -> str:
+        found = terms.get(symbol)
+        if found is None:
+            found = terms[symbol] = symbol_to_gdl(symbol)
+        return found
+
     def name(atom: int) -> str:
+        found = texts.get(atom)
+        if found is not None:
+            return found
         symbols = recorder.names.get(atom)
-        if symbols:
-            return atom_to_gdl(symbols[0])
-        # An atom the grounder made up (it has no symbol): give it a name no GDL relation
-        # of the source can have, as names are read with their parentheses.
-        return f"gdl-reasoner-aux-{atom}"
+        # An atom the grounder made up (it has no symbol) gets a name no GDL relation of
+        # the source can have, as names are read with their parentheses.
+        found = atom_to_gdl(symbols[0], term) if symbols else f"gdl-reasoner-aux-{atom}"
+        texts[atom] = found
+        return found
 
     rules: list[GroundRule] = []
     seen: set[str] = set()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import clingo
 
 from reasoner.asp.encoding import relation_name
@@ -31,9 +33,12 @@ def symbol_to_gdl(symbol: clingo.Symbol) -> str:
     return "(" + " ".join([str(symbol.name), *(symbol_to_gdl(a) for a in args)]) + ")"
 
 
-def atom_to_gdl(atom: clingo.Symbol) -> str:
-    """GDL text of a ground atom of the translated program, e.g. ``(legal xplayer noop)``."""
+def atom_to_gdl(atom: clingo.Symbol,
+                term: Callable[[clingo.Symbol], str] = symbol_to_gdl) -> str:
+    """GDL text of a ground atom of the translated program, e.g. ``(legal xplayer noop)``
+    (``term`` converts the arguments: a caching version of :func:`symbol_to_gdl`, say)."""
     name = relation_name(str(atom.name))
-    if not atom.arguments:
+    arguments = atom.arguments
+    if not arguments:
         return name
-    return "(" + " ".join([name, *(symbol_to_gdl(a) for a in atom.arguments)]) + ")"
+    return "(" + " ".join([name, *(term(a) for a in arguments)]) + ")"
