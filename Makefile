@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test lint typecheck sweep bench serve proto clean
+.PHONY: install prolog test lint typecheck sweep bench serve proto clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+## SWI-Prolog for the reference solver (Debian's swi-prolog-nox), installed when missing.
+prolog:
+	@command -v swipl >/dev/null 2>&1 || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq swi-prolog-nox >/dev/null; }
+
 ## Run the whole suite: lint, type check, tests (the corpus sweep runs a seeded sample).
-test: $(STAMP)
+test: $(STAMP) prolog
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client
 	$(BIN)/pytest -q

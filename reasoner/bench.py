@@ -18,7 +18,7 @@ from reasoner.engine.playout import random_playout
 
 _NO_CAP = 1 << 30  # playouts run to the end
 
-__all__ = ["BenchResult", "bench_game", "playout_rate"]
+__all__ = ["BenchResult", "bench_game", "bench_reference", "playout_rate"]
 
 
 @dataclass(frozen=True)
@@ -193,3 +193,52 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
     finally:
         server.stop(None)
     return results
+
+
+def _reference_rate(reference: Any, seconds: float, seed: int) -> tuple[int, float]:
+    """Random playouts in the Prolog reference: per step its legal moves, a random joint
+    move, the next state and the terminal test, as for the engine."""
+    rng = random.Random(seed)
+    updates = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    roles = reference.roles
+    while time.perf_counter() < deadline:
+        state = reference.initial_state()
+        while not reference.terminal(state) and time.perf_counter() < deadline:
+            legal = reference.legal(state)
+            if not all(legal[r] for r in roles):
+                break
+            state = reference.next_state(state, [rng.choice(sorted(legal[r])) for r in roles])
+            updates += 1
+    elapsed = time.perf_counter() - start
+    return updates, updates / elapsed
+
+
+def bench_reference(name: str, text: str, runs: int = 3, seconds: float = 2.0,
+                    seed: int = 0) -> BenchResult:
+    """Median load time and playout rate of the SWI-Prolog reference (backend
+    ``reference``), measured the same way as :func:`bench_game`."""
+    from reasoner.reference import ReferenceSolver
+
+    loads: list[float] = []
+    rates: list[float] = []
+    counts: list[int] = []
+    fluents = moves = 0
+    for run in range(runs):
+        start = time.perf_counter()
+        with ReferenceSolver.from_gdl(text, timeout=max(30.0, seconds * 2)) as reference:
+            initial = reference.initial_state()
+            loads.append((time.perf_counter() - start) * 1e3)
+            fluents = len(initial)
+            moves = sum(len(m) for m in reference.legal(initial).values())
+            count, rate = _reference_rate(reference, seconds, seed + run)
+        counts.append(count)
+        rates.append(rate)
+    return BenchResult(
+        game=Path(name).stem, backend="reference",
+        updates_per_sec=round(statistics.median(rates), 1),
+        load_ms=round(statistics.median(loads), 2), runs=runs, updates_per_run=counts,
+        rates=[round(r, 1) for r in rates], load_runs_ms=[round(x, 2) for x in loads],
+        fluents=fluents, moves=moves,
+    )

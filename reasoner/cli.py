@@ -6,6 +6,7 @@ Every command prints one clear line on bad input and exits non-zero; no tracebac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -257,7 +258,7 @@ def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from reasoner.bench import bench_game, bench_service
+    from reasoner.bench import bench_game, bench_reference, bench_service
     from reasoner.engine.game import Game
 
     status = EXIT_OK
@@ -267,22 +268,27 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             limits = _limits(args)
             if limits is not None:  # refuse a game that cannot be loaded within the bounds
                 Game.from_gdl(text, limits=limits)
-            result = bench_game(path, text, runs=args.runs, seconds=args.seconds,
-                                seed=args.seed)
+            results = [bench_game(path, text, runs=args.runs, seconds=args.seconds,
+                                  seed=args.seed)]
+            if args.reference:
+                results.append(bench_reference(path, text, runs=args.runs,
+                                               seconds=args.seconds, seed=args.seed))
             services = bench_service(path, text, seconds=args.seconds, seed=args.seed) \
                 if args.grpc else []
         except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
             continue
         if args.json:
-            print(json.dumps(result.as_dict()), flush=True)
+            for result in results:
+                print(json.dumps(result.as_dict()), flush=True)
             for service in services:
                 print(json.dumps(service.as_dict()), flush=True)
             continue
-        print(f"{result.game:<16} {result.backend:<14} {result.updates_per_sec:>10,.0f} "
-              f"updates/s (median of {result.runs}: "
-              f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load "
-              f"{result.load_ms:.1f} ms", flush=True)
+        for result in results:
+            print(f"{result.game:<16} {result.backend:<14} {result.updates_per_sec:>10,.0f} "
+                  f"updates/s (median of {result.runs}: "
+                  f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load "
+                  f"{result.load_ms:.1f} ms", flush=True)
         for service in services:
             if service.backend == "grpc-simulate":
                 ratio = service.updates_per_sec / service.in_process_updates_per_sec
@@ -296,6 +302,99 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                       f"{service.latency_p99_ms:.3f} ms, {service.updates_per_sec:,.0f} "
                       "calls/s", flush=True)
     return status
+
+
+def _default_corpus() -> Path | None:
+    """``../shared/corpus`` beside the working folder, or beside the project."""
+    for base in (Path.cwd(), Path(__file__).resolve().parents[1]):
+        candidate = base.parent / "shared" / "corpus"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _cmd_crosscheck(args: argparse.Namespace) -> int:
+    corpus_mode = args.corpus is not None
+    if args.playouts is None:
+        args.playouts = 3 if corpus_mode else 10
+    if args.max_steps is None:
+        args.max_steps = 100 if corpus_mode else 200
+    if corpus_mode:
+        return _crosscheck_corpus(args)
+    if args.game is None:
+        print("gdl-reasoner: crosscheck needs a GAME or --corpus [DIR]", file=sys.stderr)
+        return EXIT_USAGE
+    from reasoner.crosscheck import EngineSide, TraceError, compare_trace, read_trace
+    from reasoner.crosscheck.run import crosscheck_game
+    from reasoner.engine.game import Game
+
+    try:
+        text = _read(args.game)
+        if args.against:
+            game = Game.from_gdl(text, limits=_limits(args))
+            header, steps = read_trace(Path(args.against))
+            result = compare_trace(EngineSide(game), header, steps)
+            if result.disagreement is not None:
+                print(result.disagreement.describe("engine", "trace"))
+                return EXIT_FAILURE
+            print(f"{args.game}: the trace agrees: {result.playouts} playouts, "
+                  f"{result.states} states in {result.seconds:.2f} s")
+            return EXIT_OK
+        with contextlib.ExitStack() as stack:
+            record = (stack.enter_context(Path(args.record).open("w", encoding="utf-8"))
+                      if args.record else None)
+            outcome = crosscheck_game(text, playouts=args.playouts, seed=args.seed,
+                                      max_steps=args.max_steps,
+                                      reference_timeout=args.reference_timeout,
+                                      supersets=not args.no_supersets, record=record,
+                                      path=args.game, limits=_limits(args))
+    except TraceError as error:
+        print(f"gdl-reasoner: {args.against}: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as error:
+        print(f"gdl-reasoner: cannot write {args.record}: {error.strerror}", file=sys.stderr)
+        return EXIT_FAILURE
+    except (ReasonerError, _Unreadable) as error:
+        return _game_error(args.game, error)
+    if args.json:
+        print(json.dumps(outcome.as_dict()))
+    elif outcome.fate == "agree":
+        supersets = ("" if args.no_supersets
+                     else f"; supersets equal ({outcome.superset_atoms} atoms)")
+        print(f"{args.game}: agree: {outcome.playouts} playouts, {outcome.states} states"
+              f"{supersets}; {outcome.seconds:.2f} s")
+    else:
+        print(f"{args.game}: {outcome.fate}\n{outcome.reason}")
+    return EXIT_OK if outcome.fate == "agree" else EXIT_FAILURE
+
+
+def _crosscheck_corpus(args: argparse.Namespace) -> int:
+    import random
+
+    from reasoner.crosscheck.run import crosscheck_folder, format_summary
+    from reasoner.progress import count_line
+
+    root = Path(args.corpus) if args.corpus else _default_corpus()
+    if root is None or not root.is_dir():
+        print(f"gdl-reasoner: {root or '../shared/corpus'} is not a folder", file=sys.stderr)
+        return EXIT_USAGE
+    paths = sorted(root.rglob("*.kif"))
+    if args.sample:
+        paths = sorted(random.Random(args.seed).sample(paths, min(args.sample, len(paths))))
+    started = time.monotonic()
+    outcomes = []
+    for i, outcome in enumerate(crosscheck_folder(
+            paths, limits=Limits(args.timeout or 60.0, args.memory), playouts=args.playouts,
+            seed=args.seed, max_steps=args.max_steps,
+            reference_timeout=args.reference_timeout)):
+        outcomes.append(outcome)
+        if args.json:
+            print(json.dumps(outcome.as_dict()), flush=True)
+        print(count_line(i + 1, len(paths), time.monotonic() - started,
+                         f"{outcome.fate:<17} {outcome.path}"), file=sys.stderr, flush=True)
+    if not args.json:
+        print(format_summary(outcomes, root))
+    return EXIT_FAILURE if any(o.fate == "disagree" for o in outcomes) else EXIT_OK
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
@@ -514,6 +613,8 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser("bench", help="random-playout state updates per second")
     p.add_argument("games", nargs="+", metavar="GAME")
     p.add_argument("--runs", type=int, default=3, help="runs per game (median reported)")
+    p.add_argument("--reference", action="store_true",
+                   help="also measure the SWI-Prolog reference (backend 'reference')")
     p.add_argument("--seconds", type=float, default=2.0, help="playout time per run")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per game and backend")
@@ -546,6 +647,29 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--connect-timeout", type=float, default=5.0,
                    help="seconds to wait for --server to answer")
     p.set_defaults(run=_cmd_match)
+
+    p = commands.add_parser(
+        "crosscheck", help="compare the engine with the Prolog reference, or with a trace")
+    p.add_argument("game", metavar="GAME", nargs="?")
+    p.add_argument("--corpus", nargs="?", const="", metavar="DIR",
+                   help="check every .kif file under DIR (default: ../shared/corpus)")
+    p.add_argument("--sample", type=int, default=0,
+                   help="with --corpus: only this many files, drawn with --seed")
+    p.add_argument("--playouts", type=int, default=None,
+                   help="seeded random playouts (default: 10 for a game, 3 per file)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=int, default=None,
+                   help="steps per playout (default: 200 for a game, 100 per file)")
+    p.add_argument("--record", metavar="TRACE", help="write the engine's trace (JSON Lines)")
+    p.add_argument("--against", metavar="TRACE",
+                   help="replay a trace of another reasoner and check every line of it")
+    p.add_argument("--no-supersets", action="store_true",
+                   help="do not compare the supersets")
+    p.add_argument("--reference-timeout", type=float, default=10.0,
+                   help="seconds for each query to the reference")
+    p.add_argument("--json", action="store_true", help="JSON output (a line per file)")
+    limit_options(p)
+    p.set_defaults(run=_cmd_crosscheck)
 
     p = commands.add_parser("sweep", help="load and play every .kif file under a folder")
     p.add_argument("folder", nargs="?", default="../shared/corpus")

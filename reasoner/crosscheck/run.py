@@ -1,0 +1,155 @@
+"""Cross-check runs: one game against the Prolog reference, or a whole folder of games.
+
+Each game of a folder runs in its own bounded child process, and every query to the
+reference has its own time bound, so a game that makes either reasoner loop or explode is
+reported with its fate and never stops the run. Fates:
+
+* ``agree``: every state of every playout, and the supersets, agree;
+* ``disagree``: the two differ (the reason holds the shortest reproduction);
+* ``reference failed``: the reference could not answer (its reason: a time bound, a Prolog
+  error, a relation it cannot ground);
+* ``engine failed``: this engine rejected the game (invalid GDL, with the reason) or
+  failed on it;
+* ``GDL-II``: skipped, as neither reasoner plays GDL-II;
+* ``limit``: the file as a whole exceeded its time or memory bound.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from reasoner.crosscheck.check import CrossCheck, compare_sides, compare_supersets
+from reasoner.crosscheck.sides import EngineSide
+from reasoner.engine.game import Game
+from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.errors import (
+    GdlError,
+    ReasonerError,
+    ReferenceFailure,
+    ResourceLimitError,
+    UnsupportedGdlError,
+)
+
+__all__ = ["FATES", "Outcome", "crosscheck_folder", "crosscheck_game", "format_summary",
+           "superset_map"]
+
+FATES = ("agree", "disagree", "reference failed", "engine failed", "GDL-II", "limit")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One game's cross-check."""
+
+    path: str
+    fate: str
+    reason: str = ""
+    playouts: int = 0
+    states: int = 0
+    superset_atoms: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def superset_map(fluents: Iterable[str], moves: Iterable[tuple[str, str]],
+                 atoms: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Supersets as one mapping for :func:`compare_supersets`: ``fluents``, ``moves``
+    (``"role move"``) and every relation's atoms by ``"name/arity"``."""
+    found = {"fluents": frozenset(fluents),
+             "moves": frozenset(f"{role} {move}" for role, move in moves)}
+    found.update(atoms)
+    return found
+
+
+def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: int = 200,
+                    reference_timeout: float = 10.0, supersets: bool = True,
+                    record: TextIO | None = None, path: str = "",
+                    limits: Limits | None = None) -> Outcome:
+    """Cross-check one game (in this process) against the Prolog reference; ``limits``
+    bound the engine's load (see :meth:`Game.from_gdl`)."""
+    from reasoner.instantiate.supersets import supersets as engine_supersets
+    from reasoner.reference import ReferenceSolver
+
+    start = time.perf_counter()
+    try:
+        game = Game.from_gdl(text, limits=limits)
+    except ResourceLimitError as error:
+        return Outcome(path, "limit", f"engine: {error}", seconds=time.perf_counter() - start)
+    except UnsupportedGdlError as error:
+        return Outcome(path, "GDL-II", str(error), seconds=time.perf_counter() - start)
+    except GdlError as error:
+        return Outcome(path, "engine failed", f"rejected: {error}",
+                       seconds=time.perf_counter() - start)
+    try:
+        with ReferenceSolver.from_gdl(text, timeout=reference_timeout) as reference:
+            result: CrossCheck = compare_sides(EngineSide(game), reference, playouts=playouts,
+                                               seed=seed, max_steps=max_steps, record=record)
+            atoms = 0
+            if result.agree and supersets:
+                ours = engine_supersets(text)
+                theirs = reference.supersets()
+                result.disagreement = compare_supersets(
+                    superset_map(ours.fluents, ours.moves,
+                                 {f"{n}/{a}": frozenset(t) for (n, a), t in ours.atoms.items()}),
+                    superset_map(theirs.fluents, theirs.moves, theirs.atoms))
+                atoms = ours.size
+    except ReferenceFailure as error:
+        return Outcome(path, "reference failed", str(error),
+                       seconds=time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if result.disagreement is not None:
+        return Outcome(path, "disagree", result.disagreement.describe(), result.playouts,
+                       result.states, seconds=seconds)
+    return Outcome(path, "agree", "", result.playouts, result.states, atoms, seconds)
+
+
+def _bounded_game(path: str, playouts: int, seed: int, max_steps: int,
+                  reference_timeout: float) -> Outcome:
+    text = Path(path).read_text(encoding="utf-8", errors="replace")
+    return crosscheck_game(text, playouts=playouts, seed=seed, max_steps=max_steps,
+                           reference_timeout=reference_timeout, path=path)
+
+
+def crosscheck_folder(paths: Iterable[Path], *, limits: Limits, playouts: int = 3,
+                      seed: int = 0, max_steps: int = 100,
+                      reference_timeout: float = 10.0) -> Iterator[Outcome]:
+    """Cross-check each file in a bounded child process and yield its outcome."""
+    for path in paths:
+        start = time.perf_counter()
+        try:
+            yield run_bounded(_bounded_game, (str(path), playouts, seed, max_steps,
+                                              min(reference_timeout, limits.seconds)), limits)
+        except ResourceLimitError as error:
+            yield Outcome(str(path), "limit", str(error), seconds=time.perf_counter() - start)
+        except ReasonerError as error:
+            yield Outcome(str(path), "engine failed", f"{type(error).__name__}: {error}",
+                          seconds=time.perf_counter() - start)
+        except BoundedCrash as error:
+            yield Outcome(str(path), "engine failed", str(error).strip().splitlines()[0],
+                          seconds=time.perf_counter() - start)
+
+
+def format_summary(outcomes: list[Outcome], root: Path | None = None) -> str:
+    """Every file that did not agree with its reason, then the counts and the time."""
+    lines = []
+    for outcome in outcomes:
+        if outcome.fate == "agree":
+            continue
+        name = str(Path(outcome.path).relative_to(root)) if root else outcome.path
+        reason = outcome.reason.splitlines()[0] if outcome.reason else ""
+        lines.append(f"{outcome.fate:<17} {name}: {reason[:160]}")
+    counts = Counter(o.fate for o in outcomes)
+    lines.append("")
+    lines.append(" | ".join(f"{fate}: {counts.get(fate, 0)}" for fate in FATES)
+                 + f" | files: {len(outcomes)}")
+    seconds = sorted(o.seconds for o in outcomes)
+    if seconds:
+        lines.append(f"time: {sum(seconds):.1f} s in all, median {seconds[len(seconds) // 2]:.2f}"
+                     f" s per file, max {seconds[-1]:.1f} s")
+    return "\n".join(lines)

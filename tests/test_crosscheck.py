@@ -1,0 +1,199 @@
+"""Cross-checking the engine against the Prolog reference and against traces (SPEC 4)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reasoner import Game
+from reasoner.crosscheck import EngineSide, TraceError, compare_sides, compare_trace, read_trace
+from reasoner.crosscheck.run import crosscheck_folder, crosscheck_game
+from reasoner.engine.limits import Limits
+from reasoner.reference import ReferenceSolver
+from tests.conftest import BUNDLED, CORPUS, GAMES, ROOT
+
+TICTACTOE = (GAMES / "tictactoe.kif").read_text()
+# The second frame rule of a blank cell with its distinct flipped: a wrong engine.
+FLIPPED = TICTACTOE.replace("(distinct ?y ?v))", "(not (distinct ?y ?v)))")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "reasoner.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
+def test_bundled_game_agrees_with_the_reference(path: Path) -> None:
+    """Every game in games/ agrees with the Prolog reference on seeded playouts, state by
+    state, and on the supersets of every relation."""
+    outcome = crosscheck_game(path.read_text(), playouts=3, seed=5, max_steps=80)
+    assert outcome.fate == "agree", outcome.reason
+    assert outcome.states > 3 and outcome.superset_atoms > 0
+
+
+def test_a_flipped_distinct_is_caught_at_the_first_successor() -> None:
+    """An engine running tic-tac-toe with one distinct flipped disagrees with the reference
+    on the very first successor: blank cells in the marked column vanish. The report names
+    the step, the joint move that reproduces it, and the fluents only one side has."""
+    wrong = EngineSide(Game.from_gdl(FLIPPED))
+    with ReferenceSolver.from_gdl(TICTACTOE) as reference:
+        result = compare_sides(wrong, reference, playouts=3, seed=0)
+    found = result.disagreement
+    assert found is not None
+    assert found.aspect == "successor" and found.step == 1 and len(found.moves) == 1
+    assert found.theirs - found.ours  # the reference keeps blank cells the engine lost
+    assert all(f.endswith(" b)") for f in found.theirs - found.ours)
+    text = found.describe()
+    assert "reproduce with these joint moves" in text and "only reference" in text
+
+
+def test_the_reported_moves_reproduce_the_disagreement() -> None:
+    """Replaying the reported joint moves in the correct engine from the initial state gives
+    the state where the two sides parted."""
+    wrong = Game.from_gdl(FLIPPED)
+    # Compare only from the second step on: a wrong engine that is right at first.
+    with ReferenceSolver.from_gdl(TICTACTOE) as reference:
+        found = compare_sides(EngineSide(wrong), reference, playouts=5, seed=3).disagreement
+    assert found is not None
+    right = Game.from_gdl(TICTACTOE)
+    state = right.initial_state
+    for joint in found.moves[:-1]:
+        state = right.next_state(state, dict(zip(right.roles, joint, strict=True)))
+    assert state.fluents == found.state
+
+
+def test_a_recorded_trace_replays_clean(tmp_path: Path) -> None:
+    """`crosscheck --record` writes the engine's trace; `--against` that trace agrees."""
+    trace = tmp_path / "c4.jsonl"
+    recorded = _cli("crosscheck", "games/connectfour.kif", "--playouts", "3",
+                    "--record", str(trace))
+    assert recorded.returncode == 0, recorded.stderr
+    header = json.loads(trace.read_text().splitlines()[0])
+    assert header["type"] == "header" and header["roles"] == ["red", "black"]
+    replayed = _cli("crosscheck", "games/connectfour.kif", "--against", str(trace))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "the trace agrees: 3 playouts" in replayed.stdout
+
+
+def _record(path: Path, playouts: int = 2) -> list[str]:
+    game = EngineSide(Game.from_gdl(TICTACTOE))
+    with path.open("w") as out, ReferenceSolver.from_gdl(TICTACTOE) as reference:
+        assert compare_sides(game, reference, playouts=playouts, seed=2, record=out).agree
+    return path.read_text().splitlines()
+
+
+def test_a_doctored_trace_is_caught_at_its_line(tmp_path: Path) -> None:
+    """A trace whose third line drops one legal move disagrees at that line, naming the
+    role, the step and the missing move."""
+    lines = _record(tmp_path / "t.jsonl")
+    record = json.loads(lines[2])
+    role = next(r for r, moves in record["legal"].items() if len(moves) > 1)
+    dropped = record["legal"][role].pop()
+    if record["joint"][["xplayer", "oplayer"].index(role)] == dropped:
+        record["legal"][role].append(dropped)
+        dropped = record["legal"][role].pop(0)
+    lines[2] = json.dumps(record)
+    doctored = tmp_path / "doctored.jsonl"
+    doctored.write_text("\n".join(lines) + "\n")
+    header, steps = read_trace(doctored)
+    result = compare_trace(EngineSide(Game.from_gdl(TICTACTOE)), header, steps)
+    found = result.disagreement
+    assert found is not None
+    assert found.aspect == f"legal moves of {role} (trace line 3)"
+    assert found.step == record["step"]
+    assert found.ours - found.theirs == {dropped}
+
+
+def test_a_malformed_trace_names_its_line(tmp_path: Path) -> None:
+    """A line that is not JSON, or lacks a field, is a TraceError naming the line."""
+    lines = _record(tmp_path / "t.jsonl", playouts=1)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join([*lines[:3], "{not json", *lines[3:]]) + "\n")
+    _, steps = read_trace(broken)
+    with pytest.raises(TraceError, match="line 4: not JSON"):
+        list(steps)
+    missing = tmp_path / "missing.jsonl"
+    record = json.loads(lines[1])
+    del record["terminal"]
+    missing.write_text("\n".join([lines[0], json.dumps(record)]) + "\n")
+    with pytest.raises(TraceError, match="line 2: terminal must be true or false"):
+        list(read_trace(missing)[1])
+    result = _cli("crosscheck", "games/tictactoe.kif", "--against", str(broken))
+    assert result.returncode == 1
+    assert "line 4: not JSON" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None:
+    """`crosscheck` on a game where the engine is wrong (here: a trace of the flipped game
+    replayed against the right one) exits 1 with the reproduction."""
+    wrong = EngineSide(Game.from_gdl(FLIPPED))
+    trace = tmp_path / "wrong.jsonl"
+    with trace.open("w") as out, ReferenceSolver.from_gdl(FLIPPED) as reference:
+        compare_sides(wrong, reference, playouts=1, seed=0, record=out)
+    result = _cli("crosscheck", "games/tictactoe.kif", "--against", str(trace))
+    assert result.returncode == 1
+    assert "disagreement on state (trace line 3)" in result.stdout
+    assert "reproduce with these joint moves from the initial state:" in result.stdout
+
+
+@pytest.mark.timeout(120)
+def test_a_looping_reference_is_reported_not_hung() -> None:
+    """A game whose Prolog form loops is 'reference failed' with its reason, within the
+    reference's time bound; the engine is not blamed."""
+    looping = ("(role r) (init (n 0)) (<= (num 0)) (<= (num (s ?x)) (num ?x)) "
+               "(<= (legal r go) (true (n ?x)) (num ?y) (distinct ?y ?x)) "
+               "(<= (next (n ?x)) (true (n ?x))) (<= terminal (true (n 1))) (goal r 0)")
+    outcome = crosscheck_game(looping, playouts=1, max_steps=3, reference_timeout=2,
+                              limits=Limits(5, 2048))
+    assert outcome.fate in ("reference failed", "limit"), outcome
+    assert outcome.seconds < 60
+
+
+# Corpus files the CI sample is drawn from: rule files up to 12 kB that load and play
+# quickly, minus those whose Prolog form needs more than the sample's bounds. The whole
+# corpus runs on demand: `gdl-reasoner crosscheck --corpus`.
+def _pool(corpus: Path) -> list[Path]:
+    from tests.test_corpus_sweep import EXPECTED_LIMITS, _gdl2
+
+    skip = EXPECTED_LIMITS | _gdl2(corpus) | REFERENCE_SLOW
+    return [p for p in sorted(corpus.rglob("*.kif"))
+            if str(p.relative_to(corpus)) not in skip and p.stat().st_size <= 12_000]
+
+
+# Small files whose cross-check exceeds the sample's bounds (30 s per file, 10 s per
+# reference query: mostly the Prolog fixpoint of the supersets) or takes over 15 s.
+REFERENCE_SLOW = {
+    "ggp-base-legacy/checkersTorus.kif",
+    "ggp-repository/blokbox_simple.kif",
+    "ggp-repository/colonelBlottoVariant.kif",
+    "ggp-repository/crisscross.kif",
+    "ggp-repository/crossers3.kif",
+    "ggp-repository/gt_ultimatum.kif",
+    "ggp-repository/quad.kif",
+    "ggp-repository/queens31lg.kif",
+    "ggp-repository/zhadu.kif",
+    "ggp-repository-disabled/zhadu.kif",
+}
+
+
+@pytest.mark.corpus
+def test_seeded_corpus_sample_agrees() -> None:
+    """100 corpus files drawn with a fixed seed: every one the engine accepts agrees with
+    the reference (files the engine rejects as invalid are reported with their reason, and
+    are not counted as agreeing)."""
+    pool = _pool(CORPUS)
+    assert len(pool) > 300
+    sample = sorted(random.Random(2026).sample(pool, 100))
+    outcomes = list(crosscheck_folder(sample, limits=Limits(30, 4096), playouts=2,
+                                      max_steps=30, reference_timeout=10))
+    bad = [(o.path, o.fate, o.reason.splitlines()[:3]) for o in outcomes
+           if o.fate not in ("agree", "engine failed")]
+    assert not bad
+    rejected = [o for o in outcomes if o.fate == "engine failed"]
+    assert all(o.reason.startswith("rejected: ") for o in rejected), rejected
+    assert sum(o.fate == "agree" for o in outcomes) >= 90
