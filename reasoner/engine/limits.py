@@ -94,6 +94,14 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
                 raise ResourceLimitError(
                     f"the work was killed (signal {-process.exitcode}), most likely at the "
                     f"memory bound of {limits.memory_mb} MiB", bound="memory") from None
+            # A child that ran out of memory where Python could not raise MemoryError
+            # (inside clingo, say) exits with an error code and no answer.
+            peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            if process.exitcode and peak_mb >= 0.75 * limits.memory_mb:
+                raise ResourceLimitError(
+                    f"exceeded the memory bound of {limits.memory_mb} MiB (the work ended "
+                    f"with exit code {process.exitcode} at {peak_mb:,.0f} MiB resident)",
+                    bound="memory") from None
             raise BoundedCrash(
                 f"the bounded child process ended without an answer (exit code "
                 f"{process.exitcode}); with the forkserver start method, a script that "

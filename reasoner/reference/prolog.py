@@ -33,7 +33,6 @@ from reasoner.gdl.syntax import (
     Literal,
     Not,
     Or,
-    Rule,
     Term,
     Variable,
 )
@@ -179,19 +178,92 @@ def ordered_body(conjunction: Iterable[Flat]) -> list[Flat]:
 # -- clauses -------------------------------------------------------------------------------
 
 
-class _Program:
-    """The clauses of one copy of the game (game or relaxed) and its declarations."""
+FlatRule = tuple[Atom, list[Flat]]
 
-    def __init__(self, prefix: str, relaxed: bool, defined: Iterable[Signature]) -> None:
+
+def _flat_rules(description: GameDescription) -> list[FlatRule]:
+    """Every rule as one clause per disjunct of its body, literals in a safe order."""
+    rules: list[FlatRule] = []
+    for rule in description.rules:
+        if rule.head.signature in {("true", 1), ("does", 2)}:
+            raise ReferenceFailure(f"the rule {rule} defines {rule.head.name}, which only the "
+                                   "state and the moves may define")
+        rules += [(rule.head, ordered_body(conj)) for conj in flat_bodies(rule.body)]
+    return rules
+
+
+def _components(graph: dict[Signature, set[Signature]]) -> dict[Signature, int]:
+    """Strongly connected components of a dependency graph (Tarjan's algorithm, iterative so
+    that long chains of relations cannot exhaust Python's stack): node -> component number."""
+    index: dict[Signature, int] = {}
+    low: dict[Signature, int] = {}
+    component: dict[Signature, int] = {}
+    stack: list[Signature] = []
+    for root in graph:
+        if root in index:
+            continue
+        work: list[tuple[Signature, Iterator[Signature]]] = []
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        work.append((root, iter(graph.get(root, ()))))
+        while work:
+            node, successors = work[-1]
+            for succ in successors:
+                if succ not in index:
+                    index[succ] = low[succ] = len(index)
+                    stack.append(succ)
+                    work.append((succ, iter(graph.get(succ, ()))))
+                    break
+                if succ not in component:
+                    low[node] = min(low[node], index[succ])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    number = len(set(component.values()))
+                    while True:
+                        member = stack.pop()
+                        component[member] = number
+                        if member == node:
+                            break
+    return component
+
+
+class _Program:
+    """The clauses of one copy of the game (game or relaxed) and its declarations.
+
+    Relations on a dependency cycle (through positive or negative literals) are tabled, so
+    that recursion terminates whatever the order of the rules; a negated relation on the
+    same cycle as the rule's head is called with ``tnot`` (well-founded negation, exact
+    where the game is stratified on the ground level). Every other negation is plain ``\\+``
+    over a relation of a lower stratum, which is complete when it is called.
+    """
+
+    def __init__(self, prefix: str, relaxed: bool, rules: list[FlatRule]) -> None:
         self.prefix = prefix
         self.relaxed = relaxed
-        # Every relation with rules, in order of first definition: these are tabled.
-        self.defined: dict[Signature, list[str]] = {sig: [] for sig in defined}
-        self.called: set[Signature] = set()
+        self.rules = rules
+        self.defined: dict[Signature, None] = dict.fromkeys(head.signature
+                                                            for head, _ in rules)
+        graph: dict[Signature, set[Signature]] = {sig: set() for sig in self.defined}
+        for head, body in rules:
+            for flat in body:
+                inner = flat.literal if isinstance(flat, Not) else flat
+                if isinstance(inner, Atom) and (isinstance(flat, Atom) or not relaxed):
+                    graph[head.signature].add(inner.signature)
+                    graph.setdefault(inner.signature, set())
+        self.called = set(graph) - set(self.defined)
+        self.component = _components(graph)
+        sizes: dict[int, int] = {}
+        for number in self.component.values():
+            sizes[number] = sizes.get(number, 0) + 1
+        self.tabled = {sig for sig in self.defined
+                       if TABLE_ALL or sizes[self.component[sig]] > 1 or sig in graph[sig]}
 
-    def literal(self, flat: Flat, variables: _Variables) -> str | None:
+    def _literal(self, head: Signature, flat: Flat, variables: _Variables) -> str | None:
         if isinstance(flat, Atom):
-            self.called.add(flat.signature)
             return _goal(self.prefix, flat, variables)
         if isinstance(flat, Distinct):
             return f"{_term(flat.left, variables)}\\=={_term(flat.right, variables)}"
@@ -202,43 +274,40 @@ class _Program:
             raise TypeError(f"not a flat literal: {flat}")
         if self.relaxed:
             return None  # the relaxation drops negated atoms
-        self.called.add(inner.signature)
         goal = _goal(self.prefix, inner, variables)
-        if inner.signature in self.defined:
+        if inner.signature in self.tabled and (
+                TABLE_ALL or self.component[inner.signature] == self.component[head]):
             return f"tnot({goal})"
-        return f"\\+ {goal}"  # a relation without rules (or true, does): plain negation
+        return f"\\+ {goal}"
 
-    def add(self, rule: Rule) -> None:
-        signature = rule.head.signature
-        if signature in {("true", 1), ("does", 2)}:
-            raise ReferenceFailure(f"the rule {rule} defines {signature[0]}, which only the "
-                                   "state and the moves may define")
-        clauses = self.defined[signature]
-        for conjunction in flat_bodies(rule.body):
-            variables = _Variables()
-            head = _goal(self.prefix, rule.head, variables)
-            goals = [self.literal(flat, variables) for flat in ordered_body(conjunction)]
-            present = [goal for goal in goals if goal is not None]
-            if present:
-                clauses.append(f"{head} :- {', '.join(present)}.")
-            else:
-                clauses.append(f"{head}.")
+    def _clause(self, head: Atom, body: list[Flat]) -> str:
+        variables = _Variables()
+        text = _goal(self.prefix, head, variables)
+        goals = [self._literal(head.signature, flat, variables) for flat in body]
+        present = [goal for goal in goals if goal is not None]
+        return f"{text} :- {', '.join(present)}." if present else f"{text}."
 
     def text(self) -> list[str]:
         def indicator(signature: Signature) -> str:
             return f"{quote_atom(self.prefix + signature[0])}/{signature[1]}"
 
-        lines: list[str] = []
         # The relations the driver asks about exist even when a game never defines them
         # (a game without init facts starts in the empty state).
         asked = {("role", 1), ("init", 1), ("legal", 2), ("next", 1), ("terminal", 0),
                  ("goal", 2)}
         dynamic = {("true", 1), ("does", 2)} | ((self.called | asked) - set(self.defined))
-        lines += [f":- dynamic({indicator(sig)})." for sig in sorted(dynamic)]
-        lines += [f":- table({indicator(sig)})." for sig in self.defined]
-        for clauses in self.defined.values():
-            lines += clauses
+        lines = [f":- dynamic({indicator(sig)})." for sig in sorted(dynamic)]
+        lines += [f":- table({indicator(sig)})." for sig in self.defined if sig in self.tabled]
+        lines += [f":- discontiguous({indicator(sig)})." for sig in self.defined]
+        clauses: dict[Signature, list[str]] = {sig: [] for sig in self.defined}
+        for head, body in self.rules:
+            clauses[head.signature].append(self._clause(head, body))
+        for group in clauses.values():
+            lines += group
         return lines
+
+
+TABLE_ALL = False
 
 
 def _relation_facts(program: _Program, fact: str) -> list[str]:
@@ -421,12 +490,9 @@ def prolog_program(description: GameDescription) -> str:
     Raises:
         ReferenceFailure: a rule defines ``true`` or ``does``.
     """
-    defined = list(dict.fromkeys(rule.head.signature for rule in description.rules))
-    game = _Program(GAME_PREFIX, False, defined)
-    relaxed = _Program(RELAXED_PREFIX, True, defined)
-    for rule in description.rules:
-        game.add(rule)
-        relaxed.add(rule)
+    rules = _flat_rules(description)
+    game = _Program(GAME_PREFIX, False, rules)
+    relaxed = _Program(RELAXED_PREFIX, True, rules)
     lines = [":- encoding(utf8).", _DRIVER.strip(), "", "% The game."]
     lines += game.text()
     lines += ["", "% The relaxed game (negated atoms dropped)."]
