@@ -325,6 +325,18 @@ def test_unstratified_game_is_reported_not_answered() -> None:
         solver.legal({"(s 1)"})
 
 
+def test_game_without_init_or_terminal_rules_starts_empty_and_never_ends() -> None:
+    """Relations the game never defines (init, terminal, goal) have no atoms: the initial
+    state is empty, no state is terminal and no role has a goal value, as in the engine."""
+    text = """(role r) (legal r wait) (<= (next (waited)) (does r wait))"""
+    game = Game.from_gdl(text)
+    with ReferenceSolver.from_gdl(text) as solver:
+        assert solver.initial_state() == game.initial_state.fluents == frozenset()
+        assert solver.terminal(frozenset()) is False
+        assert solver.goals(frozenset()) == {"r": frozenset()}
+        assert solver.next_state(frozenset(), ["wait"]) == {"waited"}
+
+
 def test_goal_defects_are_reported_as_they_are() -> None:
     """A role with two goal values and a role with none come back as two values and an
     empty set."""
