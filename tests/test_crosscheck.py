@@ -175,6 +175,8 @@ def _sample(corpus: Path) -> list[Path]:
 # reference query: mostly the Prolog fixpoint of the supersets) or takes over 15 s.
 REFERENCE_SLOW = {
     "ggp-base-legacy/checkersTorus.kif",
+    "ggp-base-legacy/god.kif",
+    "ggp-repository/englishDraughts.kif",
     "ggp-base-legacy/gt_ultimatum.kif",
     "ggp-repository/blokbox_simple.kif",
     "ggp-repository/colonelBlottoVariant.kif",
