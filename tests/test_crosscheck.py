@@ -165,31 +165,21 @@ def _pool(corpus: Path) -> list[Path]:
 
 
 def _sample(corpus: Path) -> list[Path]:
-    """116 files drawn with a fixed seed, minus the slow ones (so that listing one more
+    """106 files drawn with a fixed seed, minus the slow ones (so that listing one more
     slow file never changes the rest of the sample)."""
-    drawn = random.Random(2026).sample(_pool(corpus), 116)
+    drawn = random.Random(2026).sample(_pool(corpus), 106)
     return sorted(p for p in drawn if str(p.relative_to(corpus)) not in REFERENCE_SLOW)
 
 
-# Small files whose cross-check exceeds the sample's bounds (30 s per file, 10 s per
-# reference query: mostly the Prolog fixpoint of the supersets) or takes over 15 s.
+# Small files whose cross-check exceeds the sample's bounds or takes over 15 s on a quiet
+# machine: top-down Prolog needs about a second per state in queens31lg and
+# factoringImpossibleTurtleBrain, and crisscross has 830,000 superset atoms.
 REFERENCE_SLOW = {
-    "ggp-base-legacy/checkersTorus.kif",
-    "ggp-base-legacy/god.kif",
-    "ggp-repository/englishDraughts.kif",
-    "ggp-base-legacy/gt_ultimatum.kif",
     "ggp-repository/blokbox_simple.kif",
-    "ggp-repository/colonelBlottoVariant.kif",
     "ggp-repository/crisscross.kif",
     "ggp-repository/crossers3.kif",
     "ggp-repository/factoringImpossibleTurtleBrain.kif",
-    "ggp-repository/gt_ultimatum.kif",
-    "ggp-repository/quad.kif",
     "ggp-repository/queens31lg.kif",
-    "ggp-repository/zhadu.kif",
-    "ggp-repository-disabled/zhadu.kif",
-    "libgdl/battle.kif",
-    "libgdl/checker_on_barrel_no_kings.kif",
 }
 
 

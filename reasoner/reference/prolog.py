@@ -3,14 +3,17 @@ cross-check, SPEC section 4).
 
 The program holds the game twice and a small request loop:
 
-* the *game* rules, one clause per disjunct of a rule body, each relation ``name/arity`` as
-  the predicate ``'gdl:name'/arity``; ``true`` and ``does`` are dynamic facts the loop asserts
-  for every query; every relation with rules is tabled (so left recursion terminates), and a
-  negated relation is called with ``tnot/1`` (well-founded negation, which is exact on
-  stratified programs, also when they are stratified only on the ground level);
+* the *game* rules, one clause per disjunct of a rule body (bodies in disjunctive normal
+  form, each negation and ``distinct`` moved after the atoms that bind its variables), each
+  relation ``name/arity`` as the predicate ``'gdl:name'/arity``; ``true`` and ``does`` are
+  dynamic facts the loop asserts for every query; recursive relations are tabled (so left
+  recursion terminates), and a negated relation on the head's own cycle is called with
+  ``tnot/1`` (well-founded negation: exact on stratified programs, also when they are
+  stratified only on the ground level; an answer it leaves undefined is reported);
 * the *relaxed* rules (SPEC section 3) as ``'rlx:name'/arity``: negated atoms dropped,
-  ``distinct`` and ``(not (distinct a b))`` kept, fed from ``'rlx:true'`` and ``'rlx:does'``
-  which the loop grows to a fixpoint;
+  ``distinct`` and ``(not (distinct a b))`` kept, plus ``true`` from ``init`` and ``next``
+  and ``does`` from ``legal``; tabled throughout, their least model is the fixpoint of
+  relaxed reachability;
 * the loop (``ref_main``): one Prolog term per request line, one reply line per request.
 
 Every GDL name becomes a quoted Prolog atom (numbers too, so ``1`` and ``01`` stay the texts
@@ -180,6 +183,15 @@ def ordered_body(conjunction: Iterable[Flat]) -> list[Flat]:
 
 FlatRule = tuple[Atom, list[Flat]]
 
+_FLUENT, _ROLE, _MOVE = Variable("f"), Variable("r"), Variable("m")
+# Relaxed reachability closes the loop: whatever is initial or next holds, whatever is legal
+# is played.
+_FEEDBACK: list[FlatRule] = [
+    (Atom("true", (_FLUENT,)), [Atom("init", (_FLUENT,))]),
+    (Atom("true", (_FLUENT,)), [Atom("next", (_FLUENT,))]),
+    (Atom("does", (_ROLE, _MOVE)), [Atom("legal", (_ROLE, _MOVE))]),
+]
+
 
 def _flat_rules(description: GameDescription) -> list[FlatRule]:
     """Every rule as one clause per disjunct of its body, literals in a safe order."""
@@ -234,14 +246,21 @@ def _components(graph: dict[Signature, set[Signature]]) -> dict[Signature, int]:
 class _Program:
     """The clauses of one copy of the game (game or relaxed) and its declarations.
 
-    Relations on a dependency cycle (through positive or negative literals) are tabled, so
-    that recursion terminates whatever the order of the rules; a negated relation on the
-    same cycle as the rule's head is called with ``tnot`` (well-founded negation, exact
-    where the game is stratified on the ground level). Every other negation is plain ``\\+``
-    over a relation of a lower stratum, which is complete when it is called.
+    In the game, relations on a dependency cycle (through positive or negative literals)
+    are tabled, so that recursion terminates whatever the order of the rules; a negated
+    relation on the same cycle as the rule's head is called with ``tnot`` (well-founded
+    negation, exact where the game is stratified on the ground level). Every other negation
+    is plain ``\\+`` over a relation of a lower stratum, which is complete when it is
+    called; the other relations are plain clauses (tabling them costs more than it saves
+    in a playout).
+
+    The relaxed program drops negated atoms, adds the feedback rules (``true`` from ``init``
+    and ``next``, ``does`` from ``legal``) and is tabled throughout.
     """
 
     def __init__(self, prefix: str, relaxed: bool, rules: list[FlatRule]) -> None:
+        if relaxed:
+            rules = rules + _FEEDBACK
         self.prefix = prefix
         self.relaxed = relaxed
         self.rules = rules
@@ -259,8 +278,10 @@ class _Program:
         sizes: dict[int, int] = {}
         for number in self.component.values():
             sizes[number] = sizes.get(number, 0) + 1
+        # The relaxed program is tabled throughout: its relations are read over and over
+        # while the fixpoint grows, and most of them depend on true.
         self.tabled = {sig for sig in self.defined
-                       if TABLE_ALL or sizes[self.component[sig]] > 1 or sig in graph[sig]}
+                       if relaxed or sizes[self.component[sig]] > 1 or sig in graph[sig]}
 
     def _literal(self, head: Signature, flat: Flat, variables: _Variables) -> str | None:
         if isinstance(flat, Atom):
@@ -275,8 +296,7 @@ class _Program:
         if self.relaxed:
             return None  # the relaxation drops negated atoms
         goal = _goal(self.prefix, inner, variables)
-        if inner.signature in self.tabled and (
-                TABLE_ALL or self.component[inner.signature] == self.component[head]):
+        if self.component[inner.signature] == self.component[head]:
             return f"tnot({goal})"
         return f"\\+ {goal}"
 
@@ -295,7 +315,7 @@ class _Program:
         # (a game without init facts starts in the empty state).
         asked = {("role", 1), ("init", 1), ("legal", 2), ("next", 1), ("terminal", 0),
                  ("goal", 2)}
-        dynamic = {("true", 1), ("does", 2)} | ((self.called | asked) - set(self.defined))
+        dynamic = ({("true", 1), ("does", 2)} | self.called | asked) - set(self.defined)
         lines = [f":- dynamic({indicator(sig)})." for sig in sorted(dynamic)]
         lines += [f":- table({indicator(sig)})." for sig in self.defined if sig in self.tabled]
         lines += [f":- discontiguous({indicator(sig)})." for sig in self.defined]
@@ -305,9 +325,6 @@ class _Program:
         for group in clauses.values():
             lines += group
         return lines
-
-
-TABLE_ALL = False
 
 
 def _relation_facts(program: _Program, fact: str) -> list[str]:
@@ -430,42 +447,15 @@ ref_answer(goals(State), Items) :-
     ref_set(State, []),
     ref_all(R-V, 'gdl:goal'(R, V), Pairs),
     ref_pairs(Pairs, Items).
+% Relaxed reachability: the relaxed rules with true fed from init and next and does from
+% legal, one positive program whose least model the tables compute (SLG resolution derives
+% each new fluent or move once, as a semi-naive fixpoint would). Every ground atom of every
+% relation comes back as a key ("name/arity") and the atom.
 ref_answer(superset, Items) :-
     ref_reset,
-    retractall('rlx:true'(_)), retractall('rlx:does'(_, _)),
-    findall(F, 'rlx:init'(F), Initial),
-    ref_fresh(Initial, [], Fluents),
-    forall(member(F, Fluents), assertz('rlx:true'(F))),
-    ref_fixpoint(Fluents, []),
-    abolish_all_tables,
     findall(Item, ref_relaxed_atom(Item), Nested),
     append(Nested, Items),
     ref_reset.
-
-% Relaxed reachability: every legal move is played and every next fluent holds, until
-% nothing new appears. Both sets only grow (the relaxed rules have no negation).
-ref_fixpoint(Fluents, Moves) :-
-    abolish_all_tables,
-    findall(F, 'rlx:next'(F), Next),
-    findall(R-M, 'rlx:legal'(R, M), Legal),
-    ref_fresh(Next, Fluents, NewFluents),
-    ref_fresh(Legal, Moves, NewMoves),
-    (   NewFluents == [], NewMoves == []
-    ->  true
-    ;   forall(member(F, NewFluents), assertz('rlx:true'(F))),
-        forall(member(R-M, NewMoves), assertz('rlx:does'(R, M))),
-        ord_union(Fluents, NewFluents, Fluents1),
-        ord_union(Moves, NewMoves, Moves1),
-        ref_fixpoint(Fluents1, Moves1)
-    ).
-
-ref_fresh(Found, Known, New) :-
-    (   member(X, Found), \+ ground(X)
-    ->  throw(ref_failure(format("the relaxed game has a non-ground fluent or move ~q", [X])))
-    ;   true
-    ),
-    sort(Found, Sorted),
-    ord_subtract(Sorted, Known, New).
 
 ref_relaxed_atom([txt(Key), Atom]) :-
     rlx_relation(Name, Arity, Predicate),

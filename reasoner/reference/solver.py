@@ -34,6 +34,8 @@ from reasoner.reference.prolog import ground_term, prolog_program, quote_atom
 __all__ = ["ReferenceSolver", "ReferenceSuperset"]
 
 _PACKAGE = "swi-prolog-nox"
+# Fluent and move texts recur from state to state: their Prolog text is kept, up to this many.
+_CACHE_SIZE = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class ReferenceSolver:
         self._case_sensitive = True
         self._updates = 0
         self._buffer = b""
+        self._converted: dict[str, str] = {}
         self._process: subprocess.Popen[bytes] | None = None
         self._closed_because = "the reference solver is closed"
         self._directory = Path(tempfile.mkdtemp(prefix="gdl-reference-"))
@@ -228,13 +231,20 @@ class ReferenceSolver:
     # -- requests --------------------------------------------------------------------------
 
     def _ground(self, text: str, what: str) -> str:
+        known = self._converted.get(text)
+        if known is not None:
+            return known
         try:
             term = parse_term(text, case_sensitive=self._case_sensitive)
-            return ground_term(term)
+            converted = ground_term(term)
         except GdlSyntaxError as error:
             raise ReferenceFailure(f"malformed {what} {text!r}: {error}") from error
         except ReferenceFailure as error:
             raise ReferenceFailure(f"the {what} {text!r} is not ground: {error}") from error
+        if len(self._converted) >= _CACHE_SIZE:
+            self._converted.clear()
+        self._converted[text] = converted
+        return converted
 
     def _state(self, state: Iterable[str]) -> str:
         if isinstance(state, str):
