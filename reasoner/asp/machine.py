@@ -14,8 +14,7 @@ into one table over all roles. :mod:`reasoner.engine` puts GDL text on the edges
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 import clingo
 
@@ -32,13 +31,48 @@ _GOAL_SPAN = 101  # goal values 0..100
 _CACHE_SIZE = 65536
 
 
-@dataclass(frozen=True, slots=True)
-class StateInfo:
-    """What a state answers: legal move ids and goal values per role, and terminal."""
+Goals = tuple[tuple[int, ...], ...]
 
-    legal: tuple[tuple[int, ...], ...]
-    terminal: bool
-    goals: tuple[tuple[int, ...], ...]
+
+class StateInfo:
+    """What a state answers: legal move ids and goal values per role, and terminal.
+
+    Goal values may be given, or computed on first use by ``goal_function(bits)`` (the
+    network backend: playouts read goals only at their end).
+    """
+
+    __slots__ = ("_bits", "_goal_function", "_goals", "legal", "terminal")
+
+    def __init__(self, legal: tuple[tuple[int, ...], ...], terminal: bool,
+                 goals: Goals | None = None,
+                 goal_function: Callable[[int], Goals] | None = None, bits: int = 0) -> None:
+        if goals is None and goal_function is None:
+            raise ValueError("StateInfo needs goals or a goal function")
+        self.legal = legal
+        self.terminal = terminal
+        self._goals = goals
+        self._goal_function = goal_function
+        self._bits = bits
+
+    @property
+    def goals(self) -> Goals:
+        """The goal values of every role, in role order."""
+        if self._goals is None:
+            assert self._goal_function is not None
+            self._goals = self._goal_function(self._bits)
+        return self._goals
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.legal, self.terminal, self.goals)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StateInfo) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"StateInfo(legal={self.legal}, terminal={self.terminal}, goals={self.goals})"
 
 
 class Machine:

@@ -1,0 +1,364 @@
+"""Python functions generated from a network: straight-line code, one line per gate.
+
+Two flavours come out of one network:
+
+* *single*: one state at a time. The state is one int (bit ``i`` for fluent ``i``) and the
+  joint move another (bit ``j`` for move ``j``); a body is a few mask tests on them and
+  references to node locals, evaluated with Python's short-circuiting ``and``/``or``.
+* *batch*: bit-parallel. Every signal is one int holding one bit per playout (lane), so a
+  gate is one ``&``, ``|`` or ``& ~`` over all lanes at once.
+
+Each function computes only the nodes its outputs read. A node read once is inlined where
+it is read; a body shared by several nodes is computed once; a recursive component is
+iterated until its nodes stop changing (they only grow: its cycles are positive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from reasoner.propnet.network import FALSE, TRUE, Network
+
+__all__ = ["BatchFunctions", "SingleFunctions", "compile_batch", "compile_single"]
+
+LegalAndTerminal = tuple[tuple[tuple[int, ...], ...], bool]
+Goals = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class SingleFunctions:
+    """One state at a time: ``info(s)`` gives the legal move ids per role and terminal,
+    ``goals(s)`` the goal values per role, ``next(s, d)`` the successor's bits."""
+
+    info: Callable[[int], LegalAndTerminal]
+    goals: Callable[[int], Goals]
+    next: Callable[[int, int], int]
+    init: int
+    source_lines: int
+
+
+@dataclass(frozen=True)
+class BatchFunctions:
+    """Bit-parallel: ``info(T, full)`` gives the legal lanes per move and the terminal lanes,
+    ``goals(T, full)`` the lanes of every (value, ...) per role, ``next(T, D, full)`` the
+    successor lanes per fluent. ``T`` holds the lanes per fluent, ``D`` per move."""
+
+    info: Callable[[list[int], int], tuple[list[int], int]]
+    goals: Callable[[list[int], int], list[list[int]]]
+    next: Callable[[list[int], list[int], int], list[int]]
+    source_lines: int
+
+
+class _Writer:
+    """Writes the node computations one function needs."""
+
+    def __init__(self, network: Network, batch: bool) -> None:
+        self.net = network
+        self.batch = batch
+        self.fluents = len(network.fluent_texts)
+        self.inputs = network.inputs
+        self.lines: list[str] = []
+        self.used_inputs: set[int] = set()
+
+    # -- what a function needs ---------------------------------------------------------
+
+    def plan(self, outputs: Iterable[int]) -> None:
+        """Decide which nodes to compute, which to inline, and which bodies to share."""
+        net = self.net
+        needed: set[int] = set()
+        pending = [s - self.inputs for s in outputs if s >= self.inputs]
+        while pending:
+            node = pending.pop()
+            if node in needed:
+                continue
+            needed.add(node)
+            for index in net.node_bodies[node]:
+                body = net.bodies[index]
+                pending.extend(s - self.inputs for s in (*body.positive, *body.negative)
+                               if s >= self.inputs)
+        self.recursive: set[int] = set()
+        self.order: list[tuple[tuple[int, ...], bool]] = []
+        for nodes, recursive in net.components:
+            if nodes[0] in needed:
+                self.order.append((nodes, recursive))
+                if recursive:
+                    self.recursive.update(nodes)
+        reads: dict[int, int] = {}
+        body_users: dict[int, int] = {}
+        for node in needed:
+            for index in net.node_bodies[node]:
+                body_users[index] = body_users.get(index, 0) + 1
+                body = net.bodies[index]
+                for s in (*body.positive, *body.negative):
+                    if s >= self.inputs:
+                        reads[s - self.inputs] = reads.get(s - self.inputs, 0) + 1
+        for s in outputs:
+            if s >= self.inputs:
+                reads[s - self.inputs] = reads.get(s - self.inputs, 0) + 1
+        # A node read once, outside recursion, is written where it is read.
+        self.inline = {n for n in needed if reads.get(n, 0) == 1 and n not in self.recursive}
+        self.shared = {i for i, users in body_users.items() if users > 1}
+        self.written_bodies: set[int] = set()
+
+    # -- expressions ---------------------------------------------------------------------
+
+    def ref(self, signal: int) -> str:
+        """The expression of a signal (inputs and nodes)."""
+        if signal == TRUE:
+            return "FULL" if self.batch else "True"
+        if signal == FALSE:
+            return "0" if self.batch else "False"
+        if signal < self.inputs:
+            self.used_inputs.add(signal)
+            if self.batch:
+                return f"t{signal}" if signal < self.fluents else f"d{signal - self.fluents}"
+            if signal < self.fluents:
+                return f"(s & {1 << signal})"
+            return f"(d & {1 << (signal - self.fluents)})"
+        node = signal - self.inputs
+        if node in self.inline:
+            return "(" + self.node_expression(node) + ")"
+        return f"n{node}"
+
+    def body_expression(self, index: int) -> str:
+        if index in self.shared and index in self.written_bodies:
+            return f"b{index}"
+        body = self.net.bodies[index]
+        return self.conjunction(body.positive, body.negative)
+
+    def conjunction(self, positive: Iterable[int], negative: Iterable[int]) -> str:
+        """Every ``positive`` signal and no ``negative`` one: mask tests on the inputs
+        first (cheap, and they decide most bodies), then the nodes."""
+        positive, negative = tuple(positive), tuple(negative)
+        if self.batch:
+            parts = [self.ref(s) for s in positive] or ["FULL"]
+            parts += ["~" + self.ref(s) for s in negative]
+            return " & ".join(parts)
+        parts = []
+        for name, offset, limit in (("s", 0, self.fluents), ("d", self.fluents, self.inputs)):
+            held = [s - offset for s in positive if offset <= s < limit]
+            absent = [s - offset for s in negative if offset <= s < limit]
+            if held:
+                mask = sum(1 << x for x in held)
+                self.used_inputs.update(x + offset for x in held)
+                parts.append(f"{name} & {mask}" if len(held) == 1
+                             else f"{name} & {mask} == {mask}")
+            if absent:
+                mask = sum(1 << x for x in absent)
+                self.used_inputs.update(x + offset for x in absent)
+                parts.append(f"not {name} & {mask}")
+        parts += [self.ref(s) for s in positive if s >= self.inputs]
+        parts += ["not " + self.ref(s) for s in negative if s >= self.inputs]
+        if not parts:
+            return "True"
+        if len(parts) == 1:
+            return parts[0]
+        return " and ".join(f"({p})" if " " in p and not p.startswith("(") else p
+                            for p in parts)
+
+    def node_expression(self, node: int) -> str:
+        """The disjunction of the node's bodies, factored (see :meth:`factored`)."""
+        ids = self.net.node_bodies[node]
+        if not ids:
+            return "0" if self.batch else "False"
+        if len(ids) == 1:
+            return self.body_expression(ids[0])
+        if all(i in self.shared and i in self.written_bodies for i in ids):
+            joiner = " | " if self.batch else " or "
+            return joiner.join(f"b{i}" for i in ids)
+        bodies = [self.net.bodies[i] for i in ids]
+        return self.factored([(frozenset(b.positive), frozenset(b.negative)) for b in bodies])
+
+    def factored(self, alternatives: list[tuple[frozenset[int], frozenset[int]]]) -> str:
+        """A disjunction of conjunctions with shared literals pulled out: first the literals
+        every alternative has (``next`` of a frame fluent reads the fluent in every body),
+        then, recursively, the literal most alternatives share. Fewer operations, and the
+        shared test decides many alternatives at once."""
+        joiner, meet = (" | ", " & ") if self.batch else (" or ", " and ")
+        if len(alternatives) == 1:
+            positive, negative = alternatives[0]
+            return self.conjunction(sorted(positive), sorted(negative))
+        if any(not p and not n for p, n in alternatives):
+            return "FULL" if self.batch else "True"
+        common_positive = frozenset.intersection(*(p for p, _ in alternatives))
+        common_negative = frozenset.intersection(*(n for _, n in alternatives))
+        if common_positive or common_negative:
+            common = self.conjunction(sorted(common_positive), sorted(common_negative))
+            rest = [(p - common_positive, n - common_negative) for p, n in alternatives]
+            if any(not p and not n for p, n in rest):
+                return common  # the common part alone is one alternative: it absorbs all
+            return f"({common}){meet}({self.factored(rest)})"
+        counts: dict[tuple[bool, int], int] = {}
+        for positive, negative in alternatives:
+            for signal in positive:
+                counts[(True, signal)] = counts.get((True, signal), 0) + 1
+            for signal in negative:
+                counts[(False, signal)] = counts.get((False, signal), 0) + 1
+        (sign, signal), count = max(counts.items(), key=lambda item: (item[1], -item[0][1]))
+        if count < 2:
+            return joiner.join(f"({self.conjunction(sorted(p), sorted(n))})"
+                               for p, n in alternatives)
+        side = 0 if sign else 1
+        having = [a for a in alternatives if signal in a[side]]
+        others = [a for a in alternatives if signal not in a[side]]
+        grouped = self.factored(having)
+        text = f"({grouped})" if not others else f"({grouped}){joiner}({self.factored(others)})"
+        return text
+
+    # -- statements ----------------------------------------------------------------------
+
+    def write_nodes(self, indent: str = "    ") -> None:
+        empty = "0" if self.batch else "False"
+        for nodes, recursive in self.order:
+            if not recursive:
+                node = nodes[0]
+                if node in self.inline:
+                    continue
+                self._share_bodies(node, indent)
+                self.lines.append(f"{indent}n{node} = {self.node_expression(node)}")
+                continue
+            names = [f"n{n}" for n in nodes]
+            self.lines.append(f"{indent}{' = '.join(names)} = {empty}")
+            self.lines.append(f"{indent}while True:")
+            self.lines.append(f"{indent}    _old = ({', '.join(names)},)")
+            for node in nodes:
+                self.lines.append(f"{indent}    n{node} = {self.node_expression(node)}")
+            self.lines.append(f"{indent}    if ({', '.join(names)},) == _old:")
+            self.lines.append(f"{indent}        break")
+
+    def _share_bodies(self, node: int, indent: str) -> None:
+        for index in self.net.node_bodies[node]:
+            if index in self.shared and index not in self.written_bodies:
+                self.lines.append(f"{indent}b{index} = {self.body_expression(index)}")
+                self.written_bodies.add(index)
+
+    def header(self, signature: str) -> list[str]:
+        lines = [f"def {signature}:"]
+        if self.batch:
+            for signal in sorted(self.used_inputs):
+                if signal < self.fluents:
+                    lines.append(f"    t{signal} = T[{signal}]")
+                else:
+                    lines.append(f"    d{signal - self.fluents} = D[{signal - self.fluents}]")
+        return lines
+
+
+def _function(network: Network, batch: bool, signature: str, outputs: list[int],
+              tail: Callable[[_Writer], list[str]]) -> list[str]:
+    writer = _Writer(network, batch)
+    writer.plan(outputs)
+    writer.write_nodes()
+    body = tail(writer)
+    return [*writer.header(signature), *writer.lines, *body]
+
+
+def _by_role(network: Network) -> list[list[int]]:
+    per_role: list[list[int]] = [[] for _ in network.roles]
+    for move, role in enumerate(network.move_role):
+        per_role[role].append(move)
+    return per_role
+
+
+def _single_source(network: Network) -> list[str]:
+    per_role = _by_role(network)
+
+    def info_tail(w: _Writer) -> list[str]:
+        lines = []
+        for role, moves in enumerate(per_role):
+            lines.append(f"    l{role} = []")
+            for move in moves:
+                signal = network.legal[move]
+                if signal == FALSE:
+                    continue
+                if signal == TRUE:
+                    lines.append(f"    l{role}.append({move})")
+                else:
+                    lines.append(f"    if {w.ref(signal)}: l{role}.append({move})")
+        legal = "".join(f"tuple(l{r}), " for r in range(len(per_role)))
+        lines.append(f"    return ({legal}), bool({w.ref(network.terminal)})")
+        return lines
+
+    def goals_tail(w: _Writer) -> list[str]:
+        lines = []
+        for role, values in enumerate(network.goals):
+            lines.append(f"    g{role} = []")
+            for value, signal in values:
+                if signal != FALSE:
+                    lines.append(f"    if {w.ref(signal)}: g{role}.append({value})")
+        goals = "".join(f"tuple(g{r}), " for r in range(len(network.goals)))
+        lines.append(f"    return ({goals})")
+        return lines
+
+    def bits_tail(outputs: tuple[int, ...]) -> Callable[[_Writer], list[str]]:
+        return lambda w: _bits(w, outputs)
+
+    legal_outputs = [*network.legal, network.terminal]
+    goal_outputs = [s for values in network.goals for _, s in values]
+    return [
+        *_function(network, False, "info(s)", legal_outputs, info_tail),
+        *_function(network, False, "goals(s)", goal_outputs, goals_tail),
+        *_function(network, False, "next(s, d)", list(network.next), bits_tail(network.next)),
+        *_function(network, False, "init(s, d)", list(network.init), bits_tail(network.init)),
+    ]
+
+
+def _bits(w: _Writer, outputs: tuple[int, ...]) -> list[str]:
+    """The statements that return the bits of the outputs that hold."""
+    lines = ["    n = 0"]
+    for fluent, signal in enumerate(outputs):
+        if signal == TRUE:
+            lines.append(f"    n |= {1 << fluent}")
+        elif signal != FALSE:
+            lines.append(f"    if {w.ref(signal)}: n |= {1 << fluent}")
+    lines.append("    return n")
+    return lines
+
+
+
+def _batch_source(network: Network) -> list[str]:
+    def info_tail(w: _Writer) -> list[str]:
+        legal = ", ".join(w.ref(s) for s in network.legal)
+        return [f"    return [{legal}], {w.ref(network.terminal)}"]
+
+    def goals_tail(w: _Writer) -> list[str]:
+        rows = ", ".join("[" + ", ".join(w.ref(s) for _, s in values) + "]"
+                         for values in network.goals)
+        return [f"    return [{rows}]"]
+
+    def next_tail(w: _Writer) -> list[str]:
+        return ["    return [" + ", ".join(w.ref(s) for s in network.next) + "]"]
+
+    goal_outputs = [s for values in network.goals for _, s in values]
+    return [
+        *_function(network, True, "info(T, FULL)", [*network.legal, network.terminal],
+                   info_tail),
+        *_function(network, True, "goals(T, FULL)", goal_outputs, goals_tail),
+        *_function(network, True, "next(T, D, FULL)", list(network.next), next_tail),
+    ]
+
+
+def _load(lines: list[str], name: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    code = compile("\n".join(lines) + "\n", f"<propnet {name}>", "exec")
+    exec(code, namespace)  # generated from the network: no GDL text appears in it
+    return namespace
+
+
+def compile_single(network: Network) -> SingleFunctions:
+    """The one-state-at-a-time functions of a network."""
+    lines = _single_source(network)
+    namespace = _load(lines, "single")
+    # init reads no state (GDL forbids it), so it is evaluated once, on the empty state.
+    return SingleFunctions(info=namespace["info"], goals=namespace["goals"],
+                           next=namespace["next"], init=namespace["init"](0, 0),
+                           source_lines=len(lines))
+
+
+def compile_batch(network: Network) -> BatchFunctions:
+    """The bit-parallel functions of a network."""
+    lines = _batch_source(network)
+    namespace = _load(lines, "batch")
+    return BatchFunctions(info=namespace["info"], goals=namespace["goals"],
+                          next=namespace["next"], source_lines=len(lines))

@@ -1,0 +1,396 @@
+"""A propositional network compiled out of clingo's ground program.
+
+The game program is grounded over the relaxed superset with ``true`` and ``does`` external,
+exactly as the clingo engine grounds it, and clingo's ground-program observer hands over
+every ground rule. Those rules become a network of *signals*:
+
+* inputs: one signal per fluent of the fluent table (``true``) and per move of the move
+  table (``does``), in the clingo engine's order, so states and move ids mean the same on
+  both backends;
+* nodes: every other atom the outputs depend on, the disjunction of its rule bodies, each
+  body a conjunction of signals and negated signals (an AND gate; the node an OR gate).
+
+While building, facts and impossible atoms are folded into the bodies that read them,
+identical bodies are merged, and atoms no output reads are dropped. Nodes are then split
+into strongly connected components in dependency order: a component of one node without a
+self loop is evaluated once; a recursive component is iterated to its least fixpoint (its
+cycles are positive: a negative edge inside a component means the rules are not stratified
+on the ground level, which is refused like the clingo engine refuses it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import clingo
+
+from reasoner.asp.encoding import constant_text
+from reasoner.asp.superset import Superset, new_control
+from reasoner.asp.symbols import symbol_to_gdl
+from reasoner.asp.translate import Translation
+from reasoner.errors import GdlValidationError, ResourceLimitError
+from reasoner.gdl.components import strongly_connected_components
+
+__all__ = ["FALSE", "TRUE", "Body", "Network", "NetworkBounds", "NetworkSize", "build_network"]
+
+# Constant signals: outputs that the folding decided.
+TRUE = -1
+FALSE = -2
+
+
+@dataclass(frozen=True)
+class NetworkBounds:
+    """How large and slow a network may get before building it is refused."""
+
+    seconds: float = 30.0
+    rules: int = 2_000_000
+    gates: int = 400_000
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A conjunction: every ``positive`` signal holds and no ``negative`` one does."""
+
+    positive: tuple[int, ...]
+    negative: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NetworkSize:
+    """What the network is made of (after folding, merging and dropping)."""
+
+    propositions: int  # input and node signals
+    gates: int  # AND gates (bodies) plus OR gates (nodes with several bodies)
+    edges: int  # literal occurrences in bodies plus body-to-node links
+    recursive_components: int
+    build_seconds: float
+
+    def describe(self) -> str:
+        return (f"{self.propositions:,} propositions, {self.gates:,} gates, "
+                f"{self.edges:,} edges, built in {self.build_seconds:.2f} s")
+
+
+@dataclass(frozen=True)
+class Network:
+    """The compiled network of one game.
+
+    Signals ``0 .. fluents-1`` are the fluent inputs, the next ``moves`` ones the move
+    inputs, then come the nodes. Outputs name a signal or one of the constants
+    :data:`TRUE` and :data:`FALSE`.
+    """
+
+    roles: tuple[str, ...]
+    fluent_texts: tuple[str, ...]
+    move_texts: tuple[str, ...]
+    move_role: tuple[int, ...]
+    nodes: int
+    bodies: tuple[Body, ...]
+    node_bodies: tuple[tuple[int, ...], ...]  # per node, indices into ``bodies``
+    # Evaluation order: components of nodes, dependencies first, and whether each recurses.
+    components: tuple[tuple[tuple[int, ...], bool], ...]
+    legal: tuple[int, ...]  # per move
+    next: tuple[int, ...]  # per fluent
+    init: tuple[int, ...]  # per fluent
+    terminal: int
+    goals: tuple[tuple[tuple[int, int], ...], ...]  # per role: (value, signal)
+    size: NetworkSize
+
+    @property
+    def inputs(self) -> int:
+        return len(self.fluent_texts) + len(self.move_texts)
+
+    def node_signal(self, node: int) -> int:
+        return self.inputs + node
+
+
+class _Recorder(clingo.Observer):
+    """Keeps the ground rules and the atom names while clingo grounds."""
+
+    def __init__(self, max_rules: int, deadline: float) -> None:
+        self.rules: list[tuple[Sequence[int], Sequence[int]]] = []
+        self.names: dict[int, list[clingo.Symbol]] = defaultdict(list)
+        self.refusal = ""
+        self._max_rules = max_rules
+        self._deadline = deadline
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        if choice or not head:
+            self.refusal = "the ground program has choice rules or constraints"
+        self.rules.append((head, body))
+        if len(self.rules) > self._max_rules:
+            raise _Refused(f"the ground program has more than {self._max_rules:,} rules")
+        if len(self.rules) & 0xFFF == 0 and time.perf_counter() > self._deadline:
+            raise _Refused("grounding the network's program took too long")
+
+    def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
+                    body: Sequence[tuple[int, int]]) -> None:
+        self.refusal = "the ground program has weight rules"
+
+    def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
+        self.names[atom].append(symbol)
+
+
+class _Refused(Exception):
+    pass
+
+
+def build_network(translation: Translation, superset: Superset, roles: Sequence[str],
+                  bounds: NetworkBounds | None = None) -> Network:
+    """Ground the game program over the superset and compile it into a network.
+
+    Raises:
+        ResourceLimitError: the network would exceed ``bounds`` (``bound`` is "time" or
+            "size"); the game still works on the clingo backend.
+        GdlValidationError: a goal value is not an integer in 0..100, or the ground rules
+            are not stratified.
+    """
+    bounds = bounds or NetworkBounds()
+    start = time.perf_counter()
+    deadline = start + bounds.seconds
+    roles = tuple(roles)
+    role_index = {constant_text(name): i for i, name in enumerate(roles)}
+    moves = [(role_index[str(r)], r, m) for r, m in superset.moves if str(r) in role_index]
+    fluents = superset.fluents
+    externals = [f"#external true({f})." for f in fluents]
+    externals += [f"#external does({r},{m})." for _, r, m in moves]
+    recorder = _Recorder(bounds.rules, deadline)
+    ctl = new_control()
+    ctl.register_observer(recorder)
+    ctl.add("base", [], translation.game_program + "\n".join(externals) + "\n")
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError as error:
+        if isinstance(error.__cause__, _Refused) or "_Refused" in str(error):
+            raise _resource(str(error.__cause__ or error)) from None
+        raise
+    except _Refused as error:
+        raise _resource(str(error)) from None
+    if recorder.refusal:
+        raise ResourceLimitError(f"no network: {recorder.refusal}", bound="size")
+    _check_time(start, deadline, bounds)
+
+    # Signals: the inputs first, in the engine's table order.
+    symbol_signal: dict[clingo.Symbol, int] = {}
+    for i, fluent in enumerate(fluents):
+        symbol_signal[clingo.Function("true", [fluent])] = i
+    for i, (_, r, m) in enumerate(moves):
+        symbol_signal[clingo.Function("does", [r, m])] = len(fluents) + i
+    atom_signal: dict[int, int] = {}
+    facts = set(recorder.names.get(0, ()))
+    symbol_atom: dict[clingo.Symbol, int] = {}
+    for atom, symbols in recorder.names.items():
+        for symbol in symbols:
+            symbol_atom[symbol] = atom
+            if atom and symbol in symbol_signal:
+                atom_signal[atom] = symbol_signal[symbol]
+    for symbol in [*symbol_atom]:
+        if symbol.name == "goal" and len(symbol.arguments) == 2:
+            value = symbol.arguments[1]
+            if value.type != clingo.SymbolType.Number or not 0 <= value.number <= 100:
+                raise GdlValidationError(
+                    f"goal value {symbol_to_gdl(value)} of role "
+                    f"{symbol_to_gdl(symbol.arguments[0])} is not an integer in 0..100")
+
+    folded = _fold(recorder.rules, atom_signal)
+
+    def output(symbol: clingo.Symbol) -> int | clingo.Symbol:
+        """The atom of an output symbol, or a constant."""
+        if symbol in facts:
+            return TRUE
+        atom = symbol_atom.get(symbol)
+        if atom is None:
+            return FALSE
+        if atom in folded.constant:
+            return folded.constant[atom]
+        return atom if atom in folded.bodies or atom in atom_signal else FALSE
+
+    legal_atoms = [output(clingo.Function("legal", [r, m])) for _, r, m in moves]
+    next_atoms = [output(clingo.Function("next", [f])) for f in fluents]
+    init_atoms = [output(clingo.Function("init", [f])) for f in fluents]
+    terminal_atom = output(clingo.Function("terminal"))
+    goal_atoms: list[list[tuple[int, int | clingo.Symbol]]] = [[] for _ in roles]
+    for symbol in symbol_atom:
+        if symbol.name == "goal" and len(symbol.arguments) == 2:
+            index = role_index.get(str(symbol.arguments[0]))
+            if index is not None:
+                goal_atoms[index].append((symbol.arguments[1].number, output(symbol)))
+    for symbol in facts:
+        if symbol.name == "goal" and len(symbol.arguments) == 2:
+            index = role_index.get(str(symbol.arguments[0]))
+            if index is not None and symbol not in symbol_atom:
+                goal_atoms[index].append((symbol.arguments[1].number, TRUE))
+    _check_time(start, deadline, bounds)
+
+    # Keep the atoms the outputs read, numbered as nodes after the inputs.
+    n_inputs = len(fluents) + len(moves)
+    wanted = [a for a in [*legal_atoms, *next_atoms, *init_atoms, terminal_atom,
+                          *(a for per in goal_atoms for _, a in per)]
+              if isinstance(a, int) and a > 0]
+    node_of: dict[int, int] = {}
+    order: list[int] = []
+    pending = list(wanted)
+    while pending:
+        atom = pending.pop()
+        if atom in node_of or atom in atom_signal:
+            continue
+        node_of[atom] = len(order)
+        order.append(atom)
+        for body in folded.bodies.get(atom, ()):
+            pending.extend(abs(literal) for literal in body)
+
+    def signal(atom: int | clingo.Symbol) -> int:
+        if not isinstance(atom, int):
+            raise AssertionError(atom)
+        if atom < 0:  # TRUE or FALSE
+            return atom
+        found = atom_signal.get(atom)
+        return found if found is not None else n_inputs + node_of[atom]
+
+    body_index: dict[Body, int] = {}
+    bodies: list[Body] = []
+    node_bodies: list[tuple[int, ...]] = []
+    edges = 0
+    for atom in order:
+        own: list[int] = []
+        for literals in folded.bodies.get(atom, ()):
+            gate = Body(tuple(sorted({signal(x) for x in literals if x > 0})),
+                        tuple(sorted({signal(-x) for x in literals if x < 0})))
+            index = body_index.get(gate)
+            if index is None:
+                index = body_index[gate] = len(bodies)
+                bodies.append(gate)
+                edges += len(gate.positive) + len(gate.negative)
+            if index not in own:
+                own.append(index)
+        node_bodies.append(tuple(own))
+        edges += len(own)
+        if len(bodies) > bounds.gates:
+            raise ResourceLimitError(
+                f"no network: more than {bounds.gates:,} gates", bound="size")
+    _check_time(start, deadline, bounds)
+
+    graph: dict[int, list[int]] = {}
+    negative_edges: list[tuple[int, int]] = []
+    for node, gate_ids in enumerate(node_bodies):
+        children: list[int] = []
+        for index in gate_ids:
+            gate = bodies[index]
+            children.extend(s - n_inputs for s in gate.positive if s >= n_inputs)
+            for s in gate.negative:
+                if s >= n_inputs:
+                    children.append(s - n_inputs)
+                    negative_edges.append((node, s - n_inputs))
+        graph[node] = children
+    component = strongly_connected_components(graph)
+    for node, negated in negative_edges:
+        if component[node] == component[negated]:
+            head, other = (_atom_name(recorder.names.get(order[x])) for x in (node, negated))
+            raise GdlValidationError(
+                "the rules are not stratified: negation through recursion between ground "
+                f"atoms ({head} depends on not {other} and back)")
+    members: dict[int, list[int]] = defaultdict(list)
+    for node in range(len(order)):
+        members[component[node]].append(node)
+    components = tuple(
+        (tuple(nodes), len(nodes) > 1 or nodes[0] in graph[nodes[0]])
+        for _, nodes in sorted(members.items())
+    )
+    gates = len(bodies) + sum(1 for ids in node_bodies if len(ids) > 1)
+    size = NetworkSize(
+        propositions=n_inputs + len(order), gates=gates, edges=edges,
+        recursive_components=sum(1 for _, recursive in components if recursive),
+        build_seconds=time.perf_counter() - start)
+    return Network(
+        roles=roles,
+        fluent_texts=tuple(symbol_to_gdl(f) for f in fluents),
+        move_texts=tuple(symbol_to_gdl(m) for _, _, m in moves),
+        move_role=tuple(r for r, _, _ in moves),
+        nodes=len(order), bodies=tuple(bodies), node_bodies=tuple(node_bodies),
+        components=components,
+        legal=tuple(map(signal, legal_atoms)), next=tuple(map(signal, next_atoms)),
+        init=tuple(map(signal, init_atoms)), terminal=signal(terminal_atom),
+        goals=tuple(tuple(sorted((v, signal(a)) for v, a in per)) for per in goal_atoms),
+        size=size,
+    )
+
+
+@dataclass
+class _Folded:
+    bodies: dict[int, list[tuple[int, ...]]]  # atom -> bodies (program literals)
+    constant: dict[int, int]  # atom -> TRUE or FALSE
+
+
+def _fold(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
+          inputs: dict[int, int]) -> _Folded:
+    """Constant folding: an atom with an empty body holds; an atom without rules (and not an
+    input) never does; literals over decided atoms leave the bodies that read them, and a
+    body with a false literal goes. Repeated until nothing changes."""
+    bodies: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    for head, body in rules:
+        for atom in head:
+            bodies[atom].append(tuple(body))
+    constant: dict[int, int] = {}
+
+    def value(atom: int) -> int | None:
+        if atom in inputs:
+            return None
+        found = constant.get(atom)
+        if found is not None:
+            return found
+        return None if atom in bodies else FALSE
+
+    changed = True
+    while changed:
+        changed = False
+        for atom in list(bodies):
+            if atom in constant:
+                continue
+            kept: list[tuple[int, ...]] = []
+            holds = False
+            for body in bodies[atom]:
+                literals: list[int] = []
+                dead = False
+                for literal in body:
+                    decided = value(abs(literal))
+                    if decided is None:
+                        literals.append(literal)
+                    elif (decided == TRUE) != (literal > 0):
+                        dead = True
+                        break
+                if dead:
+                    continue
+                if not literals:
+                    holds = True
+                    break
+                kept.append(tuple(literals))
+            if holds:
+                constant[atom] = TRUE
+                changed = True
+            elif not kept:
+                constant[atom] = FALSE
+                changed = True
+            elif kept != bodies[atom]:
+                bodies[atom] = kept
+                changed = True
+    for atom in constant:
+        del bodies[atom]
+    return _Folded(dict(bodies), constant)
+
+
+def _atom_name(symbols: list[clingo.Symbol] | None) -> str:
+    return str(symbols[0]) if symbols else "an auxiliary atom"
+
+
+def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
+    if time.perf_counter() > deadline:
+        raise ResourceLimitError(
+            f"no network: building it exceeded {bounds.seconds:g} s", bound="time")
+
+
+def _resource(reason: str) -> ResourceLimitError:
+    bound = "time" if "long" in reason else "size"
+    return ResourceLimitError(f"no network: {reason}", bound=bound)
+
