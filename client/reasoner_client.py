@@ -83,9 +83,14 @@ class ReasonerClient:
             raise error_from_rpc(error) from None
 
     def load_game(self, gdl: str, *, case_sensitive: bool = False,
-                  lenient: bool = False) -> RemoteGame:
-        """Load a game (idempotent) and return a handle with its tables."""
-        options = pb.LoadOptions(case_sensitive=case_sensitive, lenient=lenient)
+                  lenient: bool = False, backend: str = "auto") -> RemoteGame:
+        """Load a game (idempotent) and return a handle with its tables.
+
+        ``backend`` is "clingo", "propnet" or "auto" (the network when it builds within
+        its bounds); :attr:`RemoteGame.backend` says which one answers.
+        """
+        options = pb.LoadOptions(case_sensitive=case_sensitive, lenient=lenient,
+                                 backend=backend)
         response = self.call("LoadGame", pb.LoadGameRequest(gdl=gdl, options=options))
         return RemoteGame(self, response.game, gdl, options)
 
@@ -109,6 +114,9 @@ class RemoteGame:
         self.move_texts: tuple[str, ...] = tuple(m.text for m in info.moves)
         self.move_role: tuple[int, ...] = tuple(m.role for m in info.moves)
         self.warnings: tuple[str, ...] = tuple(info.warnings)
+        # The backend that answers ("clingo" or "propnet") and why auto chose clingo.
+        self.backend: str = info.statistics.backend
+        self.backend_note: str = info.statistics.backend_note
         self._by_text = {(self.roles[r], t): i
                          for i, (r, t) in enumerate(zip(self.move_role, self.move_texts,
                                                         strict=True))}

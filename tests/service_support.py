@@ -17,7 +17,7 @@ import pytest
 from reasoner.asp.machine import StateInfo
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
-from reasoner.engine.playout import random_playout
+from reasoner.engine.playout import random_playout, simulate
 from reasoner.server.app import create_server
 from reasoner.server.registry import GameRegistry
 from reasoner.v1 import reasoner_pb2 as pb
@@ -124,9 +124,17 @@ def move_of(info: pb.GameInfo, role: str, text: str) -> int:
 def local_playouts(game: Game, seed: int, playouts: int, max_steps: int = 1000,
                    state: Any = None) -> list[tuple[Any, ...]]:
     """What the in-process engine plays for Simulate's arguments: per playout (goals per
-    role, length, terminal, trajectory), all from one ``random.Random(seed)``."""
-    rng = random.Random(seed)
+    role, length, terminal, trajectory). On the clingo backend these are consecutive
+    ``random_playout`` calls with one ``random.Random(seed)``; on the network backend one
+    bit-parallel batch."""
     start = game.initial_state if state is None else state
+    if game.propnet is not None:
+        run = simulate(game, start, playouts, seed, max_steps, record=True)
+        return [([list(values) for values in goals], length, terminal,
+                 [list(joint) for joint in path])
+                for goals, length, terminal, path in zip(
+                    run.goals, run.lengths, run.terminal, run.trajectories, strict=True)]
+    rng = random.Random(seed)
     results = []
     for _ in range(playouts):
         result = random_playout(game, start, rng, max_steps, record=True)

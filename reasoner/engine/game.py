@@ -9,9 +9,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasoner.asp.machine import Machine, StateInfo
+from reasoner.asp.machine import StateInfo
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import Translation, translate
+from reasoner.engine.backend import StateMachine, build_machine, check_backend
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.values import Move, State
 from reasoner.errors import (
@@ -25,6 +26,8 @@ from reasoner.errors import (
 from reasoner.gdl.parser import parse_game, parse_term
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, validate
+from reasoner.propnet.machine import PropnetMachine
+from reasoner.propnet.network import Network, NetworkSize
 
 __all__ = ["Game", "JointMove", "LoadStatistics"]
 
@@ -45,6 +48,10 @@ class LoadStatistics:
     moves: int
     rules: int
     ground_atoms: int
+    backend: str = "clingo"  # the backend that answers: "clingo" or "propnet"
+    backend_note: str = ""  # why "auto" settled for clingo
+    network_ms: float = 0.0  # of ground_ms: building the network (or trying to)
+    network: NetworkSize | None = None
 
     @property
     def total_ms(self) -> float:
@@ -64,10 +71,11 @@ class Game:
         self,
         description: GameDescription,
         translation: Translation,
-        machine: Machine,
+        machine: StateMachine,
         warnings: tuple[str, ...],
         statistics: LoadStatistics,
         case_sensitive: bool,
+        network: Network | None = None,
     ) -> None:
         self.description = description
         self.translation = translation
@@ -75,6 +83,10 @@ class Game:
         self.statistics = statistics
         self._machine = machine
         self._case_sensitive = case_sensitive
+        self.backend = statistics.backend
+        # The compiled network when the propnet backend answers (batched playouts use it).
+        self.network = network
+        self.propnet = machine if isinstance(machine, PropnetMachine) else None
         self.roles: tuple[str, ...] = machine.roles
         self._role_index = {role: i for i, role in enumerate(self.roles)}
         self.fluents: tuple[str, ...] = machine.fluent_texts
@@ -90,7 +102,7 @@ class Game:
 
     @classmethod
     def from_gdl(cls, text: str, *, case_sensitive: bool = False, strict: bool = True,
-                 limits: Limits | None = None) -> Game:
+                 limits: Limits | None = None, backend: str = "auto") -> Game:
         """Parse, validate, translate and ground a game.
 
         Args:
@@ -101,6 +113,10 @@ class Game:
             limits: Time and memory bounds for loading. The load is first tried in a
                 bounded child process (clingo's grounder cannot be interrupted), and only
                 a load that fits is repeated here, so a bound costs one extra load.
+            backend: "clingo" (queries are clingo solves), "propnet" (a compiled
+                propositional network; refused with ResourceLimitError when it exceeds
+                its bounds) or "auto" (the network when it builds within its bounds,
+                else clingo; :attr:`LoadStatistics.backend_note` says why).
 
         Raises:
             GdlSyntaxError: malformed text, with line and column.
@@ -108,10 +124,12 @@ class Game:
             UnsupportedGdlError: GDL-II.
             ResourceLimitError: loading exceeded ``limits``; the message names the bound
                 and the relation whose rules grew most.
+            ValueError: an unknown backend.
         """
+        check_backend(backend)
         if limits is not None:
             try:
-                run_bounded(_probe_load, (text, case_sensitive, strict), limits)
+                run_bounded(_probe_load, (text, case_sensitive, strict, backend), limits)
             except ResourceLimitError as error:
                 from reasoner.engine.overrun import explain_overrun
 
@@ -120,11 +138,13 @@ class Game:
         t0 = time.perf_counter()
         description = parse_gdl(text, case_sensitive=case_sensitive)
         return cls.from_description(description, case_sensitive=case_sensitive, strict=strict,
-                                    parse_ms=(time.perf_counter() - t0) * 1e3)
+                                    parse_ms=(time.perf_counter() - t0) * 1e3,
+                                    backend=backend)
 
     @classmethod
     def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
-                         strict: bool = True, parse_ms: float = 0.0) -> Game:
+                         strict: bool = True, parse_ms: float = 0.0,
+                         backend: str = "auto") -> Game:
         """Validate, translate and ground an already parsed game (see :meth:`from_gdl`)."""
         t1 = time.perf_counter()
         found = validate(description, strict=strict)
@@ -133,29 +153,32 @@ class Game:
         t3 = time.perf_counter()
         superset = compute_superset(translation)
         t4 = time.perf_counter()
-        machine = Machine(
-            translation, superset, description.roles,
+        built = build_machine(
+            translation, superset, description.roles, backend,
             check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
         )
-        # The first query surfaces rules that are unstratified on the ground level at load.
-        machine.info(machine.init_bits)
+        machine = built.machine
         t5 = time.perf_counter()
         statistics = LoadStatistics(
             parse_ms=parse_ms, validate_ms=(t2 - t1) * 1e3,
             translate_ms=(t3 - t2) * 1e3, superset_ms=(t4 - t3) * 1e3,
             ground_ms=(t5 - t4) * 1e3, fluents=len(machine.fluent_texts),
             moves=len(machine.move_texts), rules=translation.flat_rule_count,
-            ground_atoms=machine.ground_atom_count,
+            ground_atoms=machine.ground_atom_count, backend=built.backend,
+            backend_note=built.note, network_ms=built.network_ms,
+            network=built.network.size if built.network is not None else None,
         )
         return cls(description, translation, machine, tuple(map(str, found)), statistics,
-                   case_sensitive)
+                   case_sensitive, built.network)
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
-                  strict: bool = True, limits: Limits | None = None) -> Game:
+                  strict: bool = True, limits: Limits | None = None,
+                  backend: str = "auto") -> Game:
         """Load a game from a ``.kif`` file (UTF-8; undecodable bytes are replaced)."""
         text = Path(path).read_text(encoding="utf-8", errors="replace")
-        return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict, limits=limits)
+        return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict, limits=limits,
+                            backend=backend)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -341,7 +364,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (f"<Game roles={list(self.roles)} fluents={len(self.fluents)} "
-                f"moves={len(self._moves)}>")
+                f"moves={len(self._moves)} backend={self.backend}>")
 
 
 def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
@@ -358,5 +381,7 @@ def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
         raise
 
 
-def _probe_load(text: str, case_sensitive: bool, strict: bool) -> LoadStatistics:
-    return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict).statistics
+def _probe_load(text: str, case_sensitive: bool, strict: bool,
+                backend: str) -> LoadStatistics:
+    return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict,
+                         backend=backend).statistics

@@ -1,16 +1,24 @@
-"""Seeded random playouts, shared by the service's Simulate, the sweep and benchmarks."""
+"""Seeded random playouts, shared by the service's Simulate, the sweep and benchmarks.
+
+:func:`random_playout` plays one playout a state at a time on any backend;
+:func:`simulate` plays many, in bit-parallel batches when the game runs on the network
+backend, else one after another. A seed fixes the playouts of one backend (recording the
+trajectories or not); the two backends draw their moves differently.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reasoner.asp.machine import StateInfo
 from reasoner.engine.game import Game
 from reasoner.engine.values import State
 from reasoner.errors import NoLegalMoveError
+from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 
-__all__ = ["PlayoutResult", "random_playout"]
+__all__ = ["PlayoutResult", "Simulation", "random_playout", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -46,3 +54,49 @@ def random_playout(game: Game, state: State, rng: random.Random, max_steps: int,
         state, info = game.step(state, joint)
         length += 1
     return PlayoutResult(state, info, length, info.terminal, tuple(trajectory))
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Many playouts, in columns: playout ``i`` made ``lengths[i]`` steps, ended in a
+    terminal state or not (``terminal[i]``), with the goal values ``goals[i]`` of its last
+    state; ``trajectories[i]`` its joint moves when they were recorded."""
+
+    lengths: list[int]
+    terminal: list[bool]
+    goals: list[tuple[tuple[int, ...], ...]]
+    trajectories: list[tuple[tuple[int, ...], ...]]
+    updates: int
+    batched: bool
+
+
+def simulate(game: Game, state: State, playouts: int, seed: int, max_steps: int,
+             record: bool = False, lanes: int = DEFAULT_LANES,
+             check: Callable[[], None] | None = None) -> Simulation:
+    """``playouts`` seeded random playouts from ``state`` (see the module documentation);
+    ``check`` is called between steps or playouts and may raise to stop.
+
+    Raises:
+        NoLegalMoveError: a role has no legal move in a non-terminal state.
+    """
+    propnet = game.propnet
+    if propnet is not None:
+        run = batch_playouts(propnet.network, propnet.batch, state.bits, playouts, seed,
+                             max_steps, lanes, check, record)
+        return Simulation(run.lengths, run.terminal, run.goals, run.trajectories,
+                          run.updates, True)
+    rng = random.Random(seed)
+    lengths: list[int] = []
+    terminal: list[bool] = []
+    goals: list[tuple[tuple[int, ...], ...]] = []
+    trajectories: list[tuple[tuple[int, ...], ...]] = []
+    for _ in range(playouts):
+        if check is not None:
+            check()
+        result = random_playout(game, state, rng, max_steps, record=record)
+        lengths.append(result.length)
+        terminal.append(result.terminal)
+        goals.append(result.info.goals)
+        if record:
+            trajectories.append(result.trajectory)
+    return Simulation(lengths, terminal, goals, trajectories, sum(lengths), False)

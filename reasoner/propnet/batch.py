@@ -12,6 +12,7 @@ the step bound drop out; their goal values are read when they do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +39,7 @@ class BatchRun:
     terminal: list[bool]
     goals: list[Goals]
     updates: int
+    trajectories: list[tuple[tuple[int, ...], ...]]  # joint moves, when recorded
 
 
 class _Chooser:
@@ -50,7 +52,10 @@ class _Chooser:
         self.random = np.random.Generator(np.random.PCG64(seed))
 
     def joint(self, legal: list[int], alive: int, width: int, moves: int,
-              roles: tuple[str, ...], step: int) -> list[int]:
+              roles: tuple[str, ...], step: int,
+              record: list[np.ndarray] | None = None) -> list[int]:
+        """The lanes of every move in the drawn joint move; with ``record``, each role's
+        move id per lane is appended to it."""
         chosen = [0] * moves
         size = (width + 7) // 8
         for role, candidates in enumerate(self.per_role):
@@ -63,6 +68,8 @@ class _Chooser:
                                        f"non-terminal state after {step} steps")
             if len(rows) == 1:
                 chosen[rows[0]] = alive
+                if record is not None:
+                    record.append(np.full(width, rows[0], dtype=np.int64))
                 continue
             buffer = b"".join((legal[m] & alive).to_bytes(size, "little") for m in rows)
             bits = np.unpackbits(np.frombuffer(buffer, dtype=np.uint8),
@@ -70,6 +77,8 @@ class _Chooser:
             keys = self.random.random(bits.shape, dtype=np.float32) + 1.0
             keys *= bits
             picks = keys.argmax(axis=0)
+            if record is not None:
+                record.append(np.asarray(rows, dtype=np.int64)[picks[:width]])
             onehot = picks == np.arange(len(rows))[:, None]
             packed = np.packbits(onehot, axis=1, bitorder="little")
             for row, move in enumerate(rows):
@@ -78,8 +87,12 @@ class _Chooser:
 
 
 def batch_playouts(network: Network, functions: BatchFunctions, start: int, playouts: int,
-                   seed: int, max_steps: int, lanes: int = DEFAULT_LANES) -> BatchRun:
-    """Random playouts from the state ``start`` (fluent bits), ``lanes`` at a time.
+                   seed: int, max_steps: int, lanes: int = DEFAULT_LANES,
+                   check: Callable[[], None] | None = None,
+                   record: bool = False) -> BatchRun:
+    """Random playouts from the state ``start`` (fluent bits), ``lanes`` at a time;
+    ``check`` is called before every step (it may raise to stop the run). With ``record``
+    every playout's joint moves are kept too (the same playouts as without).
 
     Raises:
         NoLegalMoveError: a role has no legal move in a non-terminal state.
@@ -90,6 +103,7 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
     lengths: list[int] = []
     ended: list[bool] = []
     goal_values: list[Goals] = []
+    trajectories: list[tuple[tuple[int, ...], ...]] = []
     reader = _GoalReader(network)
     updates = 0
     info, goals, successor = functions.info, functions.goals, functions.next
@@ -103,6 +117,7 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
         alive = full
         legal, terminal = info(state, full)
         step = 0
+        drawn: list[np.ndarray] | None = [] if record else None
         while True:
             ending = terminal & alive
             stopped = alive & ~terminal if step == max_steps else 0
@@ -117,7 +132,9 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
             alive &= ~(ending | stopped)
             if not alive:
                 break
-            joint = chooser.joint(legal, alive, width, moves, network.roles, step)
+            if check is not None:
+                check()
+            joint = chooser.joint(legal, alive, width, moves, network.roles, step, drawn)
             state = successor(state, joint, full)
             updates += alive.bit_count()
             step += 1
@@ -125,7 +142,20 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
         lengths += batch_lengths
         ended += batch_terminal
         goal_values += batch_goals
-    return BatchRun(lengths, ended, goal_values, updates)
+        if drawn is not None:
+            trajectories += _trajectories(drawn, len(network.roles), batch_lengths)
+    return BatchRun(lengths, ended, goal_values, updates, trajectories)
+
+
+def _trajectories(drawn: list[np.ndarray], roles: int,
+                  lengths: list[int]) -> list[tuple[tuple[int, ...], ...]]:
+    """Per lane, the joint moves of its first ``lengths[lane]`` steps (``drawn`` holds
+    each step's move ids per role, lanes along the arrays)."""
+    if not drawn:
+        return [() for _ in lengths]
+    table = np.stack(drawn).reshape(-1, roles, len(drawn[0]))  # step, role, lane
+    return [tuple(map(tuple, table[:length, :, lane].tolist()))
+            for lane, length in enumerate(lengths)]
 
 
 def _bits(lanes: int, width: int) -> np.ndarray:

@@ -8,9 +8,12 @@ state between calls, so threads may share the machine.
 
 from __future__ import annotations
 
+import time
+
 from reasoner.asp.machine import StateInfo
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
+from reasoner.errors import ResourceLimitError
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
 from reasoner.propnet.network import Network, NetworkBounds, build_network
 
@@ -27,7 +30,7 @@ class PropnetMachine:
         self.fluent_texts = network.fluent_texts
         self.move_texts = network.move_texts
         self.move_role = network.move_role
-        self.ground_atom_count = network.size.propositions
+        self.ground_atom_count = network.ground_atoms
         self._single: SingleFunctions = compile_single(network)
         self._batch: BatchFunctions | None = None
         self.init_bits = self._single.init
@@ -38,8 +41,19 @@ class PropnetMachine:
     @classmethod
     def build(cls, translation: Translation, superset: Superset, roles: tuple[str, ...],
               bounds: NetworkBounds | None = None) -> PropnetMachine:
-        """Compile the game's ground program (see :func:`build_network`)."""
-        return cls(build_network(translation, superset, roles, bounds or NetworkBounds()))
+        """Compile the game's ground program (see :func:`build_network`) and generate its
+        code; the time bound covers both.
+
+        Raises:
+            ResourceLimitError: the network exceeds ``bounds``.
+        """
+        bounds = bounds or NetworkBounds()
+        start = time.perf_counter()
+        machine = cls(build_network(translation, superset, roles, bounds))
+        if time.perf_counter() - start > bounds.seconds:
+            raise ResourceLimitError(
+                f"no network: building it exceeded {bounds.seconds:g} s", bound="time")
+        return machine
 
     @property
     def batch(self) -> BatchFunctions:

@@ -97,6 +97,7 @@ class Network:
     terminal: int
     goals: tuple[tuple[tuple[int, int], ...], ...]  # per role: (value, signal)
     size: NetworkSize
+    ground_atoms: int  # of the ground program the network was compiled from
 
     @property
     def inputs(self) -> int:
@@ -313,7 +314,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         legal=tuple(map(signal, legal_atoms)), next=tuple(map(signal, next_atoms)),
         init=tuple(map(signal, init_atoms)), terminal=signal(terminal_atom),
         goals=tuple(tuple(sorted((v, signal(a)) for v, a in per)) for per in goal_atoms),
-        size=size,
+        size=size, ground_atoms=len(ctl.symbolic_atoms),
     )
 
 

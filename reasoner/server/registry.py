@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from reasoner.engine.backend import check_backend
 from reasoner.engine.game import Game, parse_gdl
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
@@ -37,18 +38,22 @@ class LoadedGame:
     game: Game
 
 
-def game_id(canonical_gdl: str, case_sensitive: bool, lenient: bool) -> str:
-    """The content hash that names a game."""
+def game_id(canonical_gdl: str, case_sensitive: bool, lenient: bool,
+            backend: str = "auto") -> str:
+    """The content hash that names a game (with its load options: the same game on two
+    backends is two games, as their seeded playouts differ)."""
     digest = hashlib.sha256()
-    digest.update(f"gdl-reasoner/v1 case_sensitive={case_sensitive} lenient={lenient}\n"
-                  .encode())
+    options = f"case_sensitive={case_sensitive} lenient={lenient}"
+    if backend != "auto":
+        options += f" backend={backend}"
+    digest.update(f"gdl-reasoner/v1 {options}\n".encode())
     digest.update(canonical_gdl.encode("utf-8"))
     return digest.hexdigest()
 
 
-def _bounded_probe(text: str, case_sensitive: bool, strict: bool) -> int:
+def _bounded_probe(text: str, case_sensitive: bool, strict: bool, backend: str) -> int:
     """Load in a child process under the limits; the parent only needs to know it fits."""
-    Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict)
+    Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict, backend=backend)
     return 0
 
 
@@ -64,19 +69,23 @@ class GameRegistry:
         self._loading: dict[str, threading.Lock] = {}
 
     def load(self, text: str, *, case_sensitive: bool = False, lenient: bool = False,
-             seconds: float | None = None) -> tuple[LoadedGame, bool]:
+             seconds: float | None = None,
+             backend: str = "auto") -> tuple[LoadedGame, bool]:
         """Load a game (or find it loaded); returns it and whether it was already loaded.
 
         ``seconds`` shortens the time bound for this load (a request's deadline).
 
         Raises:
             GdlError: the text is not valid GDL.
-            ResourceLimitError: grounding exceeded the registry's limits.
+            ResourceLimitError: grounding exceeded the registry's limits, or the "propnet"
+                backend was asked for and the network exceeds its bounds.
+            ValueError: an unknown backend.
         """
+        check_backend(backend)
         start = time.perf_counter()
         description = parse_gdl(text, case_sensitive=case_sensitive)
         parse_ms = (time.perf_counter() - start) * 1e3
-        ident = game_id(print_game(description), case_sensitive, lenient)
+        ident = game_id(print_game(description), case_sensitive, lenient, backend)
         with self._lock:
             found = self._touch(ident)
             if found is not None:
@@ -89,7 +98,8 @@ class GameRegistry:
                     if found is not None:
                         return found, True
                 try:
-                    self.bounded(_bounded_probe, (text, case_sensitive, not lenient), seconds)
+                    self.bounded(_bounded_probe, (text, case_sensitive, not lenient, backend),
+                                 seconds)
                 except ResourceLimitError as error:
                     # Name the relation that grew, unless the bound was the request's own
                     # deadline, which has then passed.
@@ -99,7 +109,8 @@ class GameRegistry:
                     raise explain_overrun(error, text, limits,
                                           case_sensitive=case_sensitive) from None
                 game = Game.from_description(description, case_sensitive=case_sensitive,
-                                             strict=not lenient, parse_ms=parse_ms)
+                                             strict=not lenient, parse_ms=parse_ms,
+                                             backend=backend)
                 loaded = LoadedGame(ident, game)
                 with self._lock:
                     self._games[ident] = loaded

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-import random
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -14,8 +13,9 @@ import grpc
 
 from reasoner.asp.machine import StateInfo
 from reasoner.asp.translate import translate
+from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game, parse_gdl
-from reasoner.engine.playout import random_playout
+from reasoner.engine.playout import simulate
 from reasoner.engine.values import State
 from reasoner.errors import InvalidStateError, NoLegalMoveError
 from reasoner.gdl.syntax import GameDescription
@@ -98,6 +98,10 @@ def _game_message(loaded: LoadedGame) -> pb.GameInfo:
             parse_ms=s.parse_ms, validate_ms=s.validate_ms, translate_ms=s.translate_ms,
             superset_ms=s.superset_ms, ground_ms=s.ground_ms, total_ms=s.total_ms,
             fluents=s.fluents, moves=s.moves, rules=s.rules, ground_atoms=s.ground_atoms,
+            backend=s.backend, backend_note=s.backend_note, network_ms=s.network_ms,
+            network_propositions=s.network.propositions if s.network else 0,
+            network_gates=s.network.gates if s.network else 0,
+            network_edges=s.network.edges if s.network else 0,
         ),
     )
 
@@ -138,13 +142,21 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     @_rpc
     def LoadGame(self, request: pb.LoadGameRequest,
                  context: grpc.ServicerContext) -> pb.LoadGameResponse:
+        backend = request.options.backend or "auto"
+        if backend not in BACKENDS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"unknown backend {backend!r}; the backends are "
+                               f"{', '.join(BACKENDS)}")
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
-            lenient=request.options.lenient, seconds=context.time_remaining())
+            lenient=request.options.lenient, seconds=context.time_remaining(),
+            backend=backend)
         if not already:
-            log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms",
+            log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
-                     len(loaded.game.all_moves), loaded.game.statistics.total_ms)
+                     len(loaded.game.all_moves), loaded.game.statistics.total_ms,
+                     loaded.game.backend, f" ({loaded.game.statistics.backend_note})"
+                     if loaded.game.statistics.backend_note else "")
         return pb.LoadGameResponse(game=self._info(loaded), already_loaded=already)
 
     @_rpc
@@ -212,23 +224,21 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"got {request.playouts}")
         state = _state(game, request.state) if request.HasField("state") else game.initial_state
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
-        rng = random.Random(request.seed)
         start = time.perf_counter()
-        playouts = []
-        updates = 0
-        for _ in range(request.playouts):
-            _check_time(context)
-            try:
-                result = random_playout(game, state, rng, max_steps,
-                                        record=request.record_trajectories)
-            except NoLegalMoveError as error:
-                raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
-                                   f"NoLegalMoveError: {error}") from None
-            updates += result.length
-            playouts.append(pb.Playout(
-                goals=[pb.GoalValues(values=v) for v in result.info.goals],
-                length=result.length, terminal=result.terminal,
-                trajectory=[pb.JointMove(moves=j) for j in result.trajectory]))
+        try:
+            run = simulate(game, state, request.playouts, request.seed, max_steps,
+                           record=request.record_trajectories,
+                           check=lambda: _check_time(context))
+        except NoLegalMoveError as error:
+            raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"NoLegalMoveError: {error}") from None
+        trajectories = run.trajectories or [()] * len(run.lengths)
+        playouts = [
+            pb.Playout(goals=[pb.GoalValues(values=v) for v in goals], length=length,
+                       terminal=terminal, trajectory=[pb.JointMove(moves=j) for j in path])
+            for goals, length, terminal, path in zip(run.goals, run.lengths, run.terminal,
+                                                     trajectories, strict=True)]
+        updates = run.updates
         return pb.SimulateResponse(playouts=playouts, updates=updates,
                                    elapsed_ms=(time.perf_counter() - start) * 1e3)
 

@@ -7,12 +7,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class LoadOptions(_message.Message):
-    __slots__ = ("case_sensitive", "lenient")
+    __slots__ = ("case_sensitive", "lenient", "backend")
     CASE_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
     LENIENT_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
     case_sensitive: bool
     lenient: bool
-    def __init__(self, case_sensitive: _Optional[bool] = ..., lenient: _Optional[bool] = ...) -> None: ...
+    backend: str
+    def __init__(self, case_sensitive: _Optional[bool] = ..., lenient: _Optional[bool] = ..., backend: _Optional[str] = ...) -> None: ...
 
 class LoadGameRequest(_message.Message):
     __slots__ = ("gdl", "options")
@@ -77,7 +79,7 @@ class RoleMoves(_message.Message):
     def __init__(self, role: _Optional[str] = ..., move_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LoadStatistics(_message.Message):
-    __slots__ = ("parse_ms", "validate_ms", "translate_ms", "superset_ms", "ground_ms", "total_ms", "fluents", "moves", "rules", "ground_atoms")
+    __slots__ = ("parse_ms", "validate_ms", "translate_ms", "superset_ms", "ground_ms", "total_ms", "fluents", "moves", "rules", "ground_atoms", "backend", "backend_note", "network_ms", "network_propositions", "network_gates", "network_edges")
     PARSE_MS_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_MS_FIELD_NUMBER: _ClassVar[int]
     TRANSLATE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -88,6 +90,12 @@ class LoadStatistics(_message.Message):
     MOVES_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     GROUND_ATOMS_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_NOTE_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_MS_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_PROPOSITIONS_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_GATES_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_EDGES_FIELD_NUMBER: _ClassVar[int]
     parse_ms: float
     validate_ms: float
     translate_ms: float
@@ -98,7 +106,13 @@ class LoadStatistics(_message.Message):
     moves: int
     rules: int
     ground_atoms: int
-    def __init__(self, parse_ms: _Optional[float] = ..., validate_ms: _Optional[float] = ..., translate_ms: _Optional[float] = ..., superset_ms: _Optional[float] = ..., ground_ms: _Optional[float] = ..., total_ms: _Optional[float] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., ground_atoms: _Optional[int] = ...) -> None: ...
+    backend: str
+    backend_note: str
+    network_ms: float
+    network_propositions: int
+    network_gates: int
+    network_edges: int
+    def __init__(self, parse_ms: _Optional[float] = ..., validate_ms: _Optional[float] = ..., translate_ms: _Optional[float] = ..., superset_ms: _Optional[float] = ..., ground_ms: _Optional[float] = ..., total_ms: _Optional[float] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., ground_atoms: _Optional[int] = ..., backend: _Optional[str] = ..., backend_note: _Optional[str] = ..., network_ms: _Optional[float] = ..., network_propositions: _Optional[int] = ..., network_gates: _Optional[int] = ..., network_edges: _Optional[int] = ...) -> None: ...
 
 class State(_message.Message):
     __slots__ = ("fluents",)
