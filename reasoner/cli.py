@@ -313,6 +313,9 @@ def _default_corpus() -> Path | None:
     return None
 
 
+BACKEND_CHOICES = ("clingo", "propnet", "auto")
+
+
 def _cmd_crosscheck(args: argparse.Namespace) -> int:
     corpus_mode = args.corpus is not None
     if args.playouts is None:
@@ -331,7 +334,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     try:
         text = _read(args.game)
         if args.against:
-            game = Game.from_gdl(text, limits=_limits(args))
+            game = Game.from_gdl(text, limits=_limits(args), backend=args.backend)
             header, steps = read_trace(Path(args.against))
             result = compare_trace(EngineSide(game), header, steps)
             if result.disagreement is not None:
@@ -347,7 +350,8 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
                                       max_steps=args.max_steps,
                                       reference_timeout=args.reference_timeout,
                                       supersets=not args.no_supersets, record=record,
-                                      path=args.game, limits=_limits(args))
+                                      path=args.game, limits=_limits(args),
+                                      backend=args.backend, backends=args.backends)
     except TraceError as error:
         print(f"gdl-reasoner: {args.against}: {error}", file=sys.stderr)
         return EXIT_FAILURE
@@ -359,7 +363,7 @@ def _cmd_crosscheck(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome.as_dict()))
     elif outcome.fate == "agree":
-        supersets = ("" if args.no_supersets
+        supersets = ("" if args.no_supersets or args.backends
                      else f"; supersets equal ({outcome.superset_atoms} atoms)")
         print(f"{args.game}: agree: {outcome.playouts} playouts, {outcome.states} states"
               f"{supersets}; {outcome.seconds:.2f} s")
@@ -386,7 +390,8 @@ def _crosscheck_corpus(args: argparse.Namespace) -> int:
     for i, outcome in enumerate(crosscheck_folder(
             paths, limits=Limits(args.timeout or 60.0, args.memory), playouts=args.playouts,
             seed=args.seed, max_steps=args.max_steps,
-            reference_timeout=args.reference_timeout)):
+            reference_timeout=args.reference_timeout, backend=args.backend,
+            backends=args.backends)):
         outcomes.append(outcome)
         if args.json:
             print(json.dumps(outcome.as_dict()), flush=True)
@@ -667,6 +672,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="do not compare the supersets")
     p.add_argument("--reference-timeout", type=float, default=10.0,
                    help="seconds for each query to the reference")
+    p.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
+                   help="the engine's backend (default: auto)")
+    p.add_argument("--backends", action="store_true",
+                   help="compare the network backend with the clingo backend instead of "
+                        "the reference")
     p.add_argument("--json", action="store_true", help="JSON output (a line per file)")
     limit_options(p)
     p.set_defaults(run=_cmd_crosscheck)

@@ -70,15 +70,20 @@ def superset_map(fluents: Iterable[str], moves: Iterable[tuple[str, str]],
 def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: int = 200,
                     reference_timeout: float = 10.0, supersets: bool = True,
                     record: TextIO | None = None, path: str = "",
-                    limits: Limits | None = None) -> Outcome:
-    """Cross-check one game (in this process) against the Prolog reference; ``limits``
-    bound the engine's load (see :meth:`Game.from_gdl`)."""
+                    limits: Limits | None = None, backend: str = "auto",
+                    backends: bool = False) -> Outcome:
+    """Cross-check one game (in this process) against the Prolog reference, the engine on
+    ``backend``; ``limits`` bound the engine's load (see :meth:`Game.from_gdl`). With
+    ``backends``, compare the network backend with the clingo backend instead (a network
+    over its bounds is a "limit")."""
     from reasoner.instantiate.supersets import supersets as engine_supersets
     from reasoner.reference import ReferenceSolver
 
     start = time.perf_counter()
+    if backends:
+        backend = "propnet"
     try:
-        game = Game.from_gdl(text, limits=limits)
+        game = Game.from_gdl(text, limits=limits, backend=backend)
     except ResourceLimitError as error:
         return Outcome(path, "limit", f"engine: {error}", seconds=time.perf_counter() - start)
     except UnsupportedGdlError as error:
@@ -86,6 +91,16 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
     except GdlError as error:
         return Outcome(path, "engine failed", f"rejected: {error}",
                        seconds=time.perf_counter() - start)
+    if backends:
+        clingo = Game.from_description(game.description, case_sensitive=False,
+                                       backend="clingo")
+        paired = compare_sides(EngineSide(game), EngineSide(clingo), playouts=playouts,
+                               seed=seed, max_steps=max_steps, record=record)
+        seconds = time.perf_counter() - start
+        if paired.disagreement is not None:
+            return Outcome(path, "disagree", paired.disagreement.describe("propnet", "clingo"),
+                           paired.playouts, paired.states, seconds=seconds)
+        return Outcome(path, "agree", "", paired.playouts, paired.states, 0, seconds)
     try:
         with ReferenceSolver.from_gdl(text, timeout=reference_timeout) as reference:
             result: CrossCheck = compare_sides(EngineSide(game), reference, playouts=playouts,
@@ -110,21 +125,24 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
 
 
 def _bounded_game(path: str, playouts: int, seed: int, max_steps: int,
-                  reference_timeout: float) -> Outcome:
+                  reference_timeout: float, backend: str, backends: bool) -> Outcome:
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     return crosscheck_game(text, playouts=playouts, seed=seed, max_steps=max_steps,
-                           reference_timeout=reference_timeout, path=path)
+                           reference_timeout=reference_timeout, path=path, backend=backend,
+                           backends=backends)
 
 
 def crosscheck_folder(paths: Iterable[Path], *, limits: Limits, playouts: int = 3,
-                      seed: int = 0, max_steps: int = 100,
-                      reference_timeout: float = 10.0) -> Iterator[Outcome]:
-    """Cross-check each file in a bounded child process and yield its outcome."""
+                      seed: int = 0, max_steps: int = 100, reference_timeout: float = 10.0,
+                      backend: str = "auto", backends: bool = False) -> Iterator[Outcome]:
+    """Cross-check each file in a bounded child process and yield its outcome (see
+    :func:`crosscheck_game` for ``backend`` and ``backends``)."""
     for path in paths:
         start = time.perf_counter()
         try:
             yield run_bounded(_bounded_game, (str(path), playouts, seed, max_steps,
-                                              min(reference_timeout, limits.seconds)), limits)
+                                              min(reference_timeout, limits.seconds),
+                                              backend, backends), limits)
         except ResourceLimitError as error:
             yield Outcome(str(path), "limit", str(error), seconds=time.perf_counter() - start)
         except ReasonerError as error:
