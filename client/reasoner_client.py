@@ -21,7 +21,6 @@ from client.errors import error_from_rpc
 from client.values import (
     GddlFiles,
     JointMove,
-    PlayoutResult,
     SimulationResult,
     State,
     StateInfo,
@@ -189,20 +188,31 @@ class RemoteGame:
         """Seeded random playouts run inside the server."""
         def request() -> pb.SimulateRequest:
             message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed,
-                                         max_steps=max_steps, record_trajectories=record)
+                                         max_steps=max_steps, record_trajectories=record,
+                                         columns=True)
             if state is not None:
                 message.state.fluents.extend(state.fluents)
             return message
 
         r = self._call("Simulate", request)
-        return SimulationResult(
-            playouts=tuple(
-                PlayoutResult(
-                    goals=tuple(g.values[0] if len(g.values) == 1 else None for g in p.goals),
-                    length=p.length, terminal=p.terminal,
-                    trajectory=tuple(tuple(j.moves) for j in p.trajectory))
-                for p in r.playouts),
-            updates=r.updates, elapsed_ms=r.elapsed_ms)
+        columns = r.columns
+        lengths = tuple(columns.lengths)
+        roles = len(self.roles)
+        flat = [None if value < 0 else value for value in columns.goals]
+        goals = tuple(tuple(flat[i:i + roles]) for i in range(0, len(flat), roles))
+        trajectories: tuple[tuple[JointMove, ...], ...] = ()
+        if record:
+            moves = list(columns.trajectory_moves)
+            paths = []
+            at = 0
+            for length in lengths:
+                paths.append(tuple(tuple(moves[at + k * roles:at + (k + 1) * roles])
+                                   for k in range(length)))
+                at += length * roles
+            trajectories = tuple(paths)
+        return SimulationResult(lengths=lengths, terminal=tuple(columns.terminal), goals=goals,
+                                trajectories=trajectories, updates=r.updates,
+                                elapsed_ms=r.elapsed_ms)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
         """Every atom that could ever hold, as GDL text, by relation (name, arity)."""

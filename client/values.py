@@ -51,11 +51,24 @@ class PlayoutResult:
 
 @dataclass(frozen=True, slots=True)
 class SimulationResult:
-    """The playouts of a Simulate call and the server's own figures."""
+    """The playouts of a Simulate call, in columns, and the server's own figures: playout
+    ``i`` made ``lengths[i]`` joint moves, ended terminal or not (``terminal[i]``), with the
+    goal value of each role (None: none or several) ``goals[i]``; :attr:`playouts` gives
+    them one object per playout."""
 
-    playouts: tuple[PlayoutResult, ...]
+    lengths: tuple[int, ...]
+    terminal: tuple[bool, ...]
+    goals: tuple[tuple[int | None, ...], ...]
+    trajectories: tuple[tuple[JointMove, ...], ...]  # empty unless recorded
     updates: int
     elapsed_ms: float
+
+    @property
+    def playouts(self) -> tuple[PlayoutResult, ...]:
+        """One :class:`PlayoutResult` per playout."""
+        paths = self.trajectories or ((),) * len(self.lengths)
+        return tuple(PlayoutResult(goals, length, terminal, path) for goals, length, terminal,
+                     path in zip(self.goals, self.lengths, self.terminal, paths, strict=True))
 
 
 @dataclass(frozen=True, slots=True)

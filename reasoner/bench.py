@@ -1,7 +1,10 @@
-"""Benchmarks: random-playout state updates per second and load time.
+"""Benchmarks: random-playout state updates per second and load time, per backend.
 
 One *state update* is what a Monte-Carlo player needs per step: the legal moves of all roles,
 a random joint move, the next state and the terminal test. Figures are medians over runs.
+The backends measured: ``clingo`` (clingo solves), ``propnet`` (the network one state at a
+time), ``propnet-batch-N`` (bit-parallel playouts, N lanes), ``reference`` (SWI-Prolog), and
+over loopback gRPC ``grpc-query``, ``grpc-next`` and ``grpc-simulate``.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.engine.game import Game
-from reasoner.engine.playout import random_playout
+from reasoner.engine.limits import Limits, run_bounded
+from reasoner.engine.playout import random_playout, simulate
 
 _NO_CAP = 1 << 30  # playouts run to the end
 
-__all__ = ["BenchResult", "bench_game", "bench_reference", "playout_rate"]
+__all__ = ["BenchResult", "NetworkFigures", "bench_batch", "bench_game", "bench_reference",
+           "network_figures", "playout_rate"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,55 @@ class BenchResult:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class NetworkFigures:
+    """The size of a game's network, its build time and the memory it takes (resident
+    memory of a fresh process after loading the game on the network backend, less before)."""
+
+    game: str
+    backend: str  # "propnet-size"
+    propositions: int
+    gates: int
+    edges: int
+    build_ms: float
+    resident_mb: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        pages = int(statm.read().split()[1])
+    import os
+
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _network_load(text: str) -> tuple[int, int, int, float, float]:
+    import gc
+
+    gc.collect()
+    before = _resident_mb()
+    game = Game.from_gdl(text, backend="propnet")
+    assert game.network is not None and game.propnet is not None
+    game.propnet.batch  # noqa: B018  (compiled on first use: part of what a game costs)
+    gc.collect()
+    size = game.network.size
+    return (size.propositions, size.gates, size.edges, game.statistics.network_ms,
+            _resident_mb() - before)
+
+
+def network_figures(name: str, text: str, runs: int = 3) -> NetworkFigures:
+    """Median network build time over ``runs`` loads, and its memory in a fresh child."""
+    loads = [Game.from_gdl(text, backend="propnet").statistics.network_ms
+             for _ in range(runs)]
+    propositions, gates, edges, _, resident = run_bounded(
+        _network_load, (text,), Limits(300.0, 8192, start_method="spawn"))
+    return NetworkFigures(Path(name).stem, "propnet-size", propositions, gates, edges,
+                          round(statistics.median(loads), 2), round(resident, 1))
+
+
 def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
     """Run seeded random playouts for about ``seconds``; return (updates, updates/s)."""
     rng = random.Random(seed)
@@ -53,8 +107,9 @@ def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
 
 
 def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
-               seed: int = 0) -> BenchResult:
-    """Median load time and playout rate of the clingo backend over ``runs`` runs.
+               seed: int = 0, backend: str = "clingo") -> BenchResult:
+    """Median load time and playout rate, one state at a time, of ``backend`` ("clingo" or
+    "propnet") over ``runs`` runs.
 
     Args:
         name: The game's file name (its stem names the game in the results).
@@ -66,18 +121,48 @@ def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
     game = None
     for run in range(runs):
         start = time.perf_counter()
-        game = Game.from_gdl(text)
+        game = Game.from_gdl(text, backend=backend)
         loads.append((time.perf_counter() - start) * 1e3)
         count, rate = playout_rate(game, seconds, seed + run)
         counts.append(count)
         rates.append(rate)
     assert game is not None
     return BenchResult(
-        game=Path(name).stem, backend="clingo", updates_per_sec=round(statistics.median(rates), 1),
+        game=Path(name).stem, backend=backend,
+        updates_per_sec=round(statistics.median(rates), 1),
         load_ms=round(statistics.median(loads), 2), runs=runs, updates_per_run=counts,
         rates=[round(r, 1) for r in rates], load_runs_ms=[round(x, 2) for x in loads],
         fluents=len(game.fluents), moves=len(game.all_moves),
     )
+
+
+def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float = 2.0,
+                seed: int = 0) -> BenchResult:
+    """Median playout rate of bit-parallel batches of ``lanes`` playouts on the network
+    (backend ``propnet-batch-<lanes>``): batches of ``lanes`` playouts to the end, repeated
+    for about ``seconds``; the goal values of every playout are read as Simulate reads them."""
+    start = time.perf_counter()
+    game = Game.from_gdl(text, backend="propnet")
+    game.propnet.batch if game.propnet is not None else None  # noqa: B018  (compile it)
+    load_ms = (time.perf_counter() - start) * 1e3
+    rates: list[float] = []
+    counts: list[int] = []
+    for run in range(runs):
+        updates = 0
+        batches = 0
+        began = time.perf_counter()
+        while time.perf_counter() - began < seconds:
+            updates += simulate(game, game.initial_state, lanes, seed + 7919 * run + batches,
+                                _NO_CAP, lanes=lanes).updates
+            batches += 1
+        rates.append(updates / (time.perf_counter() - began))
+        counts.append(updates)
+    return BenchResult(
+        game=Path(name).stem, backend=f"propnet-batch-{lanes}",
+        updates_per_sec=round(statistics.median(rates), 1), load_ms=round(load_ms, 2),
+        runs=runs, updates_per_run=counts, rates=[round(r, 1) for r in rates],
+        load_runs_ms=[round(load_ms, 2)], fluents=len(game.fluents),
+        moves=len(game.all_moves))
 
 
 @dataclass(frozen=True)
@@ -120,17 +205,24 @@ def _percentile(values: list[float], fraction: float) -> float:
 def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                   simulate_playouts: int = 1000) -> list[ServiceResult]:
     """Round-trip latency of Query and Next (1 and 4 client threads) and Simulate
-    throughput over loopback gRPC, beside the in-process playout rate, in one run."""
+    throughput over loopback gRPC, beside the in-process playout rate, in one run. The
+    server runs in its own process, as a deployed one does: in this process its threads
+    would compete with the client and the in-process measurement for the interpreter."""
+    import multiprocessing
     import threading
 
     from client.reasoner_client import ReasonerClient
     from client.values import State as RemoteState
-    from reasoner.server.app import create_server
 
     stem = Path(name).stem
     local = Game.from_gdl(text)
     pairs = _sample_states(local, 2000, seed)
-    server, port, _ = create_server("127.0.0.1:0", games=None, workers=8, limits=None)
+    context = multiprocessing.get_context("spawn")
+    ports: Any = context.Queue()
+    stop: Any = context.Event()
+    child = context.Process(target=_serve, args=(ports, stop), daemon=True)
+    child.start()
+    port = ports.get(timeout=120)
     results: list[ServiceResult] = []
     try:
         target = f"127.0.0.1:{port}"
@@ -171,28 +263,40 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                         updates_per_sec=round(len(flat) / seconds, 1),
                         in_process_updates_per_sec=0.0, load_ms=round(load_ms, 2)))
 
-            # Simulate: the same playouts over gRPC and in process, alternating, 3 rounds.
+            # Simulate: the same playouts over gRPC and in process (the same backend, the
+            # same seeds), alternating, 5 rounds.
             remote_rates: list[float] = []
             local_rates: list[float] = []
-            for round_ in range(3):
+            for round_ in range(5):
                 start = time.perf_counter()
                 simulated = remote.simulate(playouts=simulate_playouts, seed=seed + round_)
                 remote_rates.append(simulated.updates / (time.perf_counter() - start))
-                rng = random.Random(seed + round_)
                 start = time.perf_counter()
-                updates = 0
-                for _ in range(simulate_playouts):
-                    updates += random_playout(local, local.initial_state, rng, 1000).length
+                updates = simulate(local, local.initial_state, simulate_playouts,
+                                   seed + round_, 1000).updates
                 local_rates.append(updates / (time.perf_counter() - start))
             results.append(ServiceResult(
-                game=stem, backend="grpc-simulate", threads=1, calls=3,
+                game=stem, backend=f"grpc-simulate-{local.backend}", threads=1, calls=5,
                 latency_median_ms=0.0, latency_p99_ms=0.0,
                 updates_per_sec=round(statistics.median(remote_rates), 1),
                 in_process_updates_per_sec=round(statistics.median(local_rates), 1),
                 load_ms=round(load_ms, 2)))
     finally:
-        server.stop(None)
+        stop.set()
+        child.join(10)
+        if child.is_alive():
+            child.kill()
     return results
+
+
+def _serve(ports: Any, stop: Any) -> None:
+    """A reasoner service on a free loopback port, until ``stop`` is set."""
+    from reasoner.server.app import create_server
+
+    server, port, _ = create_server("127.0.0.1:0", games=None, workers=8, limits=None)
+    ports.put(port)
+    stop.wait()
+    server.stop(None)
 
 
 def _reference_rate(reference: Any, seconds: float, seed: int) -> tuple[int, float]:

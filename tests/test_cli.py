@@ -160,9 +160,9 @@ def test_translate_malformed_file_prints_one_line(tmp_path: Path) -> None:
 
 
 def test_bench_json_prints_one_object_per_game() -> None:
-    """``bench --json --runs 3 --seconds 0.2`` prints one JSON object per game, exit 0."""
-    result = run_cli("bench", "--json", "--runs", "3", "--seconds", "0.2",
-                     "games/tictactoe.kif", "games/nim.kif")
+    """``bench --json --backends clingo`` prints one JSON object per game, exit 0."""
+    result = run_cli("bench", "--json", "--runs", "3", "--seconds", "0.2", "--backends",
+                     "clingo", "games/tictactoe.kif", "games/nim.kif")
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [record["game"] for record in records] == ["tictactoe", "nim"]
@@ -171,6 +171,31 @@ def test_bench_json_prints_one_object_per_game() -> None:
         assert isinstance(record["backend"], str) and record["backend"]
         assert record["updates_per_sec"] > 0
         assert record["load_ms"] > 0
+
+
+def test_bench_measures_every_backend_in_one_run() -> None:
+    """By default ``bench --json`` reports every backend of a game in one run: clingo, the
+    network one state at a time and in batches of 64 and 1024, the reference, Simulate over
+    gRPC beside the same playouts in process, and the network's size."""
+    result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2",
+                     "games/tictactoe.kif")
+    assert result.returncode == 0, result.stderr
+    records = {record["backend"]: record
+               for record in map(json.loads, result.stdout.splitlines())}
+    assert set(records) == {"clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
+                            "reference", "propnet-size", "grpc-simulate-propnet"}
+    assert all(records[b]["updates_per_sec"] > 0 for b in records if b != "propnet-size")
+    size = records["propnet-size"]
+    assert (size["propositions"], size["gates"], size["edges"]) == (114, 176, 409)
+    assert size["build_ms"] > 0 and size["resident_mb"] > 0
+    assert records["grpc-simulate-propnet"]["in_process_updates_per_sec"] > 0
+
+
+def test_bench_refuses_an_unknown_backend() -> None:
+    """``bench --backends gpu`` names the backends it knows and exits 2."""
+    result = run_cli("bench", "--backends", "clingo,gpu", "games/nim.kif")
+    assert result.returncode == 2
+    assert "unknown backend 'gpu'" in result.stderr and "propnet-batch-64" in result.stderr
 
 
 def test_bench_missing_file_prints_one_clear_line(tmp_path: Path) -> None:

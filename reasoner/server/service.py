@@ -232,15 +232,24 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         except NoLegalMoveError as error:
             raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"NoLegalMoveError: {error}") from None
+        elapsed_ms = (time.perf_counter() - start) * 1e3
+        if request.columns:
+            return pb.SimulateResponse(
+                columns=pb.PlayoutColumns(
+                    lengths=run.lengths, terminal=run.terminal,
+                    goals=[values[0] if len(values) == 1 else -1
+                           for goals in run.goals for values in goals],
+                    trajectory_moves=[move for path in run.trajectories
+                                      for joint in path for move in joint]),
+                updates=run.updates, elapsed_ms=elapsed_ms)
         trajectories = run.trajectories or [()] * len(run.lengths)
         playouts = [
             pb.Playout(goals=[pb.GoalValues(values=v) for v in goals], length=length,
                        terminal=terminal, trajectory=[pb.JointMove(moves=j) for j in path])
             for goals, length, terminal, path in zip(run.goals, run.lengths, run.terminal,
                                                      trajectories, strict=True)]
-        updates = run.updates
-        return pb.SimulateResponse(playouts=playouts, updates=updates,
-                                   elapsed_ms=(time.perf_counter() - start) * 1e3)
+        return pb.SimulateResponse(playouts=playouts, updates=run.updates,
+                                   elapsed_ms=elapsed_ms)
 
     @_rpc
     def Supersets(self, request: pb.SupersetsRequest,

@@ -227,30 +227,46 @@ class Child(_message.Message):
     def __init__(self, joint_move: _Optional[_Union[JointMove, _Mapping]] = ..., successor: _Optional[_Union[Successor, _Mapping]] = ...) -> None: ...
 
 class SimulateRequest(_message.Message):
-    __slots__ = ("game_id", "state", "playouts", "seed", "max_steps", "record_trajectories")
+    __slots__ = ("game_id", "state", "playouts", "seed", "max_steps", "record_trajectories", "columns")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
     RECORD_TRAJECTORIES_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
     playouts: int
     seed: int
     max_steps: int
     record_trajectories: bool
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ...) -> None: ...
+    columns: bool
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
 
 class SimulateResponse(_message.Message):
-    __slots__ = ("playouts", "updates", "elapsed_ms")
+    __slots__ = ("playouts", "columns", "updates", "elapsed_ms")
     PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     UPDATES_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     playouts: _containers.RepeatedCompositeFieldContainer[Playout]
+    columns: PlayoutColumns
     updates: int
     elapsed_ms: float
-    def __init__(self, playouts: _Optional[_Iterable[_Union[Playout, _Mapping]]] = ..., updates: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+    def __init__(self, playouts: _Optional[_Iterable[_Union[Playout, _Mapping]]] = ..., columns: _Optional[_Union[PlayoutColumns, _Mapping]] = ..., updates: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class PlayoutColumns(_message.Message):
+    __slots__ = ("lengths", "terminal", "goals", "trajectory_moves")
+    LENGTHS_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    GOALS_FIELD_NUMBER: _ClassVar[int]
+    TRAJECTORY_MOVES_FIELD_NUMBER: _ClassVar[int]
+    lengths: _containers.RepeatedScalarFieldContainer[int]
+    terminal: _containers.RepeatedScalarFieldContainer[bool]
+    goals: _containers.RepeatedScalarFieldContainer[int]
+    trajectory_moves: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, lengths: _Optional[_Iterable[int]] = ..., terminal: _Optional[_Iterable[bool]] = ..., goals: _Optional[_Iterable[int]] = ..., trajectory_moves: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Playout(_message.Message):
     __slots__ = ("goals", "length", "terminal", "trajectory")

@@ -1,0 +1,239 @@
+"""The propositional network backend: it plays every game exactly like the clingo backend,
+one state at a time and in bit-parallel batches, and refuses what it cannot build."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import grpc
+import pytest
+
+from reasoner.asp.superset import compute_superset
+from reasoner.crosscheck import EngineSide, compare_sides
+from reasoner.crosscheck.run import crosscheck_folder
+from reasoner.engine.backend import build_machine
+from reasoner.engine.game import Game
+from reasoner.engine.limits import Limits
+from reasoner.engine.playout import simulate
+from reasoner.errors import GdlValidationError, NoLegalMoveError, ResourceLimitError
+from reasoner.propnet.network import NetworkBounds, build_network
+from reasoner.v1 import reasoner_pb2 as pb
+from tests.conftest import CORPUS, GAMES, bundled
+from tests.service_support import expect_error, running_server
+
+BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
+
+
+def _on(backend: str, name: str) -> Game:
+    return Game.from_file(GAMES / f"{name}.kif", backend=backend)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_game_plays_alike_on_both_backends(name: str) -> None:
+    """Along seeded random playouts, the network and clingo give the same legal moves,
+    successors, terminal flags and goals in every state."""
+    network, clingo = _on("propnet", name), _on("clingo", name)
+    assert (network.backend, clingo.backend) == ("propnet", "clingo")
+    assert network.fluents == clingo.fluents
+    assert network.all_moves == clingo.all_moves
+    assert network.initial_state == clingo.initial_state
+    result = compare_sides(EngineSide(network), EngineSide(clingo), playouts=6, seed=11,
+                           max_steps=150)
+    assert result.disagreement is None, result.disagreement.describe("propnet", "clingo")
+    assert result.states > 20
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connectfour", "breakthrough", "minichess"])
+def test_batch_evaluation_matches_the_single_state_evaluation(name: str) -> None:
+    """300 states from random playouts packed one per lane: the bit-parallel functions give
+    every lane the legal moves, terminal flag, goals and successor of the one-state code."""
+    game = bundled(name)
+    assert game.propnet is not None
+    machine, network = game.propnet, game.propnet.network
+    rng = random.Random(3)
+    pairs: list[tuple[int, tuple[int, ...]]] = []
+    while len(pairs) < 300:
+        bits, info = machine.init_bits, machine.info(machine.init_bits)
+        while not info.terminal and len(pairs) < 300:
+            joint = tuple(rng.choice(legal) for legal in info.legal)
+            pairs.append((bits, joint))
+            _, bits, info = machine.step(bits, joint, current=False)
+    full = (1 << len(pairs)) - 1
+    fluents, moves = len(network.fluent_texts), len(network.move_texts)
+    lanes = [sum(1 << k for k, (bits, _) in enumerate(pairs) if bits >> i & 1)
+             for i in range(fluents)]
+    played = [sum(1 << k for k, (_, joint) in enumerate(pairs) if m in joint)
+              for m in range(moves)]
+    legal, terminal = machine.batch.info(lanes, full)
+    successor = machine.batch.next(lanes, played, full)
+    goals = machine.batch.goals(lanes, full)
+    for k, (bits, joint) in enumerate(pairs):
+        info = machine.info(bits)
+        assert tuple(tuple(m for m in range(moves) if legal[m] >> k & 1
+                           and network.move_role[m] == r)
+                     for r in range(len(network.roles))) == info.legal
+        assert bool(terminal >> k & 1) == info.terminal
+        assert tuple(tuple(v for (v, _), held in zip(values, row, strict=True) if held >> k & 1)
+                     for values, row in zip(network.goals, goals, strict=True)) == info.goals
+        assert sum(1 << i for i in range(fluents)
+                   if successor[i] >> k & 1) == machine.step(bits, joint, current=False)[1]
+
+
+def test_batch_move_choice_is_uniform_and_independent_between_lanes() -> None:
+    """9,000 tic-tac-toe playouts in 1,024-lane batches: xplayer's first move is each of
+    the nine marks about 1,000 times (5 standard deviations allowed), oplayer's is noop."""
+    game = bundled("tictactoe")
+    run = simulate(game, game.initial_state, 9000, seed=5, max_steps=1, record=True)
+    first = Counter(game.all_moves[path[0][0]].text for path in run.trajectories)
+    assert set(first) == {f"(mark {x} {y})" for x in (1, 2, 3) for y in (1, 2, 3)}
+    assert all(850 <= count <= 1150 for count in first.values()), first
+    assert {game.all_moves[path[0][1]].text for path in run.trajectories} == {"noop"}
+
+
+def test_batch_trajectories_replay_to_the_same_ends() -> None:
+    """Every recorded batch playout of connect four, replayed one state at a time, is legal
+    at every step and ends after the same number of steps with the same goals."""
+    game = bundled("connectfour")
+    run = simulate(game, game.initial_state, 200, seed=8, max_steps=1000, record=True)
+    assert run.batched and len(run.trajectories) == 200
+    for path, length, terminal, goals in zip(run.trajectories, run.lengths, run.terminal,
+                                             run.goals, strict=True):
+        state, info = game.initial_state, game.info(game.initial_state)
+        for joint in path:
+            assert all(move in legal for move, legal in zip(joint, info.legal, strict=True))
+            state, info = game.step(state, joint)
+        assert (len(path), info.terminal, info.goals) == (length, terminal, goals)
+    assert run.updates == sum(run.lengths)
+
+
+def test_batch_step_bound_stops_playouts_unfinished() -> None:
+    """max_steps=3 stops every connect-four playout after 3 joint moves, not terminal, with
+    the goal values of the state it stopped in."""
+    game = bundled("connectfour")
+    run = simulate(game, game.initial_state, 70, seed=1, max_steps=3, record=True)
+    assert run.lengths == [3] * 70 and not any(run.terminal)
+    for path, goals in zip(run.trajectories, run.goals, strict=True):
+        state = game.initial_state
+        for joint in path:
+            state, _ = game.step(state, joint)
+        assert game.info(state).goals == goals
+
+
+def test_same_seed_same_batch_and_recording_changes_nothing() -> None:
+    """A seed fixes the batch's playouts, whether or not the trajectories are recorded."""
+    game = bundled("breakthrough")
+    first = simulate(game, game.initial_state, 50, seed=4, max_steps=500)
+    recorded = simulate(game, game.initial_state, 50, seed=4, max_steps=500, record=True)
+    other = simulate(game, game.initial_state, 50, seed=5, max_steps=500)
+    assert (first.lengths, first.goals) == (recorded.lengths, recorded.goals)
+    assert first.lengths != other.lengths
+
+
+def test_a_role_without_legal_moves_stops_the_batch_with_an_error() -> None:
+    """A non-terminal state where a role has no legal move is NoLegalMoveError, as on the
+    one-state path."""
+    game = Game.from_gdl("(role r) (init (s 0)) (<= (legal r go) (true (s 0))) "
+                         "(<= (next (s 1)) (does r go)) (<= terminal (true (s 2))) (goal r 0)",
+                         backend="propnet")
+    with pytest.raises(NoLegalMoveError, match="role r has no legal move"):
+        simulate(game, game.initial_state, 10, seed=0, max_steps=10)
+
+
+def test_recursive_relations_reach_their_fixpoint_within_a_step() -> None:
+    """Reachability over edges the players add is recursive on the ground level: the network
+    iterates it to its least fixpoint, and the game plays as on clingo."""
+    text = """
+        (role r) (node a) (node b) (node c) (node d)
+        (init (edge a b))
+        (<= (path ?x ?y) (true (edge ?x ?y)))
+        (<= (path ?x ?z) (true (edge ?x ?y)) (path ?y ?z))
+        (<= (legal r (add ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y)
+            (not (true (edge ?x ?y))) (not (path ?y ?x)))
+        (<= (legal r stop) (path a d))
+        (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+        (<= (next (edge ?x ?y)) (does r (add ?x ?y)))
+        (<= (next done) (does r stop))
+        (<= terminal (true done))
+        (<= (goal r 100) (path a d)) (<= (goal r 0) (not (path a d)))"""
+    network = Game.from_gdl(text, backend="propnet")
+    clingo = Game.from_gdl(text, backend="clingo")
+    assert network.network is not None and network.network.size.recursive_components > 0
+    result = compare_sides(EngineSide(network), EngineSide(clingo), playouts=20, seed=2,
+                           max_steps=20)
+    assert result.disagreement is None and result.states > 40
+
+
+def test_unstratified_ground_rules_are_refused_by_the_network_too() -> None:
+    """Negation through recursion between ground atoms is a validation error on the network
+    backend, as on clingo."""
+    with pytest.raises(GdlValidationError, match="not stratified"):
+        Game.from_gdl("(role a) (legal a go) (<= p (not q)) (<= q (not p)) "
+                      "(<= terminal p) (goal a 0)", backend="propnet")
+
+
+def test_a_network_over_its_bounds_is_refused_and_auto_keeps_clingo() -> None:
+    """Beyond its gate bound the network is refused with the reason ("propnet"), and
+    "auto" answers on clingo and keeps that reason."""
+    game = bundled("connectfour")
+    superset = compute_superset(game.translation)
+    tight = NetworkBounds(gates=100)
+    with pytest.raises(ResourceLimitError, match="more than 100 gates") as caught:
+        build_network(game.translation, superset, game.roles, tight)
+    assert caught.value.bound == "size"
+    built = build_machine(game.translation, superset, game.roles, "auto", False, tight)
+    assert built.backend == "clingo" and "more than 100 gates" in built.note
+    assert built.machine.info(built.machine.init_bits) == game.info(game.initial_state)
+
+
+def test_unknown_backend_is_refused() -> None:
+    """A backend name that does not exist is a ValueError naming the choices."""
+    with pytest.raises(ValueError, match="clingo, propnet, auto"):
+        Game.from_file(GAMES / "nim.kif", backend="fast")
+
+
+def test_service_loads_on_the_backend_asked_for() -> None:
+    """LoadOptions.backend picks the backend (reported in the statistics, part of the game
+    id); an unknown one is INVALID_ARGUMENT with the choices."""
+    text = (GAMES / "tictactoe.kif").read_text()
+    with running_server() as srv:
+        infos = {backend: srv.stub.LoadGame(pb.LoadGameRequest(
+            gdl=text, options=pb.LoadOptions(backend=backend))).game
+            for backend in ("", "auto", "clingo", "propnet")}
+        assert [infos[b].statistics.backend for b in ("", "auto", "clingo", "propnet")] == [
+            "propnet", "propnet", "clingo", "propnet"]
+        assert infos[""].game_id == infos["auto"].game_id != infos["clingo"].game_id
+        assert infos["clingo"].statistics.network_gates == 0
+        assert infos["propnet"].statistics.network_gates > 0
+        message = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.LoadGame,
+                               pb.LoadGameRequest(gdl=text,
+                                                  options=pb.LoadOptions(backend="gpu")))
+        assert "clingo, propnet, auto" in message
+        for backend in ("clingo", "propnet"):
+            response = srv.stub.Simulate(pb.SimulateRequest(
+                game_id=infos[backend].game_id, playouts=100, seed=1))
+            assert len(response.playouts) == 100
+            assert all(p.terminal for p in response.playouts)
+            assert response.updates == sum(p.length for p in response.playouts)
+
+
+# Corpus files whose network the CI sample checks against clingo: rule files up to 12 kB
+# drawn with a fixed seed (the whole corpus: `gdl-reasoner crosscheck --corpus --backends`).
+def _backend_sample(corpus: Path) -> list[Path]:
+    from tests.test_crosscheck import _pool
+
+    return sorted(random.Random(606).sample(_pool(corpus), 60))
+
+
+@pytest.mark.corpus
+@pytest.mark.timeout(900)
+def test_seeded_corpus_sample_plays_alike_on_both_backends() -> None:
+    """60 corpus files drawn with a fixed seed: each one the engine accepts plays alike on
+    the network and on clingo along 2 seeded playouts."""
+    outcomes = list(crosscheck_folder(_backend_sample(CORPUS), limits=Limits(90, 4096),
+                                      playouts=2, max_steps=60, backends=True))
+    bad = [(o.path, o.fate, o.reason.splitlines()[:3]) for o in outcomes
+           if o.fate not in ("agree", "engine failed")]
+    assert not bad
+    assert sum(o.fate == "agree" for o in outcomes) >= 50
