@@ -54,6 +54,8 @@ class Fate:
     steps: int = 0
     seconds: float = 0.0
     rules: int = 0  # ground rules of the instantiated game (instantiation sweeps)
+    backend: str = ""  # the backend the game loaded on ("propnet" or "clingo")
+    gates: int = 0  # of its network, when it got one
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,6 +92,7 @@ def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0
     return Fate(
         path, "defect" if defect else "loaded", defect, len(game.roles), stats.fluents,
         stats.moves, round(stats.total_ms, 2), steps, time.perf_counter() - start,
+        backend=stats.backend, gates=stats.network.gates if stats.network else 0,
     )
 
 
@@ -194,16 +197,23 @@ def summarise(fates: Iterable[Fate]) -> Counter[str]:
 def format_table(fates: list[Fate], root: Path | None = None) -> str:
     """A plain-text table of every file's fate, then the totals."""
     lines = [f"{'file':<58} {'fate':<12} {'roles':>5} {'fluents':>7} {'moves':>6} "
-             f"{'rules':>7} {'load ms':>8} {'steps':>6} {'seconds':>8}  reason"]
+             f"{'rules':>7} {'gates':>7} {'load ms':>8} {'steps':>6} {'seconds':>8}  reason"]
     for f in fates:
         name = str(Path(f.path).relative_to(root)) if root else f.path
         reason = f.reason if len(f.reason) <= 140 else f.reason[:137] + "..."
+        gates = f"{f.gates:>7}" if f.backend == "propnet" else f"{'-':>7}"
         lines.append(f"{name:<58} {f.fate:<12} {f.roles:>5} {f.fluents:>7} {f.moves:>6} "
-                     f"{f.rules:>7} {f.load_ms:>8.1f} {f.steps:>6} {f.seconds:>8.2f}  {reason}")
+                     f"{f.rules:>7} {gates} {f.load_ms:>8.1f} {f.steps:>6} {f.seconds:>8.2f}"
+                     f"  {reason}")
     counts = summarise(fates)
     lines.append("total: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in FATES
                                        if counts.get(k) or k != "instantiated")
                  + f" of {len(fates)} files")
+    loaded = [f for f in fates if f.backend]
+    if loaded:
+        networks = sum(f.backend == "propnet" for f in loaded)
+        lines.append(f"network: {networks} of the {len(loaded)} files that loaded got a "
+                     "propositional network within its bounds; the others run on clingo")
     done = sorted(f.seconds for f in fates if f.fate in ("loaded", "instantiated"))
     if done:
         def at(q: float) -> float:

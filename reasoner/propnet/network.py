@@ -112,7 +112,6 @@ class _Recorder(clingo.Observer):
 
     def __init__(self, max_rules: int, deadline: float) -> None:
         self.rules: list[tuple[Sequence[int], Sequence[int]]] = []
-        self.names: dict[int, list[clingo.Symbol]] = defaultdict(list)
         self.refusal = ""
         self._max_rules = max_rules
         self._deadline = deadline
@@ -130,8 +129,6 @@ class _Recorder(clingo.Observer):
                     body: Sequence[tuple[int, int]]) -> None:
         self.refusal = "the ground program has weight rules"
 
-    def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
-        self.names[atom].append(symbol)
 
 
 class _Refused(Exception):
@@ -173,56 +170,54 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         raise ResourceLimitError(f"no network: {recorder.refusal}", bound="size")
     _check_time(start, deadline, bounds)
 
+    # Program atoms by symbol come from the symbolic atoms (the observer's atom ids are
+    # the same numbers): asking for the few output symbols is far cheaper than hearing of
+    # every atom the grounder makes.
+    atoms = ctl.symbolic_atoms
+
+    def atom_of(symbol: clingo.Symbol) -> int:
+        found = atoms[symbol]
+        if found is None:
+            return FALSE
+        return TRUE if found.is_fact else found.literal
+
     # Signals: the inputs first, in the engine's table order.
-    symbol_signal: dict[clingo.Symbol, int] = {}
-    for i, fluent in enumerate(fluents):
-        symbol_signal[clingo.Function("true", [fluent])] = i
-    for i, (_, r, m) in enumerate(moves):
-        symbol_signal[clingo.Function("does", [r, m])] = len(fluents) + i
     atom_signal: dict[int, int] = {}
-    facts = set(recorder.names.get(0, ()))
-    symbol_atom: dict[clingo.Symbol, int] = {}
-    for atom, symbols in recorder.names.items():
-        for symbol in symbols:
-            symbol_atom[symbol] = atom
-            if atom and symbol in symbol_signal:
-                atom_signal[atom] = symbol_signal[symbol]
-    for symbol in [*symbol_atom]:
-        if symbol.name == "goal" and len(symbol.arguments) == 2:
-            value = symbol.arguments[1]
-            if value.type != clingo.SymbolType.Number or not 0 <= value.number <= 100:
-                raise GdlValidationError(
-                    f"goal value {symbol_to_gdl(value)} of role "
-                    f"{symbol_to_gdl(symbol.arguments[0])} is not an integer in 0..100")
+    inputs = [clingo.Function("true", [f]) for f in fluents]
+    inputs += [clingo.Function("does", [r, m]) for _, r, m in moves]
+    for index, symbol in enumerate(inputs):
+        atom = atom_of(symbol)
+        if atom > 0:
+            atom_signal[atom] = index
+    goal_symbols: list[tuple[int, int, int]] = []  # role, value, atom
+    for found in atoms.by_signature("goal", 2):
+        role_term, value_term = found.symbol.arguments
+        if value_term.type != clingo.SymbolType.Number or not 0 <= value_term.number <= 100:
+            raise GdlValidationError(
+                f"goal value {symbol_to_gdl(value_term)} of role {symbol_to_gdl(role_term)} "
+                "is not an integer in 0..100")
+        role_number = role_index.get(str(role_term))
+        if role_number is not None:
+            goal_symbols.append((role_number, value_term.number,
+                                 TRUE if found.is_fact else found.literal))
 
     folded = _fold(recorder.rules, atom_signal)
 
-    def output(symbol: clingo.Symbol) -> int | clingo.Symbol:
-        """The atom of an output symbol, or a constant."""
-        if symbol in facts:
-            return TRUE
-        atom = symbol_atom.get(symbol)
-        if atom is None:
-            return FALSE
+    def output(atom: int) -> int:
+        """An output's atom after folding, or a constant."""
+        if atom < 0:
+            return atom
         if atom in folded.constant:
             return folded.constant[atom]
         return atom if atom in folded.bodies or atom in atom_signal else FALSE
 
-    legal_atoms = [output(clingo.Function("legal", [r, m])) for _, r, m in moves]
-    next_atoms = [output(clingo.Function("next", [f])) for f in fluents]
-    init_atoms = [output(clingo.Function("init", [f])) for f in fluents]
-    terminal_atom = output(clingo.Function("terminal"))
-    goal_atoms: list[list[tuple[int, int | clingo.Symbol]]] = [[] for _ in roles]
-    for symbol in symbol_atom:
-        if symbol.name == "goal" and len(symbol.arguments) == 2:
-            index = role_index.get(str(symbol.arguments[0]))
-            if index is not None:
-                goal_atoms[index].append((symbol.arguments[1].number, output(symbol)))
-    for symbol in facts:
-        if symbol.name == "goal" and len(symbol.arguments) == 2:
-            index = role_index.get(str(symbol.arguments[0]))
-            if index is not None and symbol not in symbol_atom:
-                goal_atoms[index].append((symbol.arguments[1].number, TRUE))
+    legal_atoms = [output(atom_of(clingo.Function("legal", [r, m]))) for _, r, m in moves]
+    next_atoms = [output(atom_of(clingo.Function("next", [f]))) for f in fluents]
+    init_atoms = [output(atom_of(clingo.Function("init", [f]))) for f in fluents]
+    terminal_atom = output(atom_of(clingo.Function("terminal")))
+    goal_atoms: list[list[tuple[int, int]]] = [[] for _ in roles]
+    for role_number, value_number, atom in goal_symbols:
+        goal_atoms[role_number].append((value_number, output(atom)))
     _check_time(start, deadline, bounds)
 
     # Keep the atoms the outputs read, numbered as nodes after the inputs.
@@ -242,9 +237,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         for body in folded.bodies.get(atom, ()):
             pending.extend(abs(literal) for literal in body)
 
-    def signal(atom: int | clingo.Symbol) -> int:
-        if not isinstance(atom, int):
-            raise AssertionError(atom)
+    def signal(atom: int) -> int:
         if atom < 0:  # TRUE or FALSE
             return atom
         found = atom_signal.get(atom)
@@ -259,13 +252,13 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         for literals in folded.bodies.get(atom, ()):
             gate = Body(tuple(sorted({signal(x) for x in literals if x > 0})),
                         tuple(sorted({signal(-x) for x in literals if x < 0})))
-            index = body_index.get(gate)
-            if index is None:
-                index = body_index[gate] = len(bodies)
+            known = body_index.get(gate)
+            if known is None:
+                known = body_index[gate] = len(bodies)
                 bodies.append(gate)
                 edges += len(gate.positive) + len(gate.negative)
-            if index not in own:
-                own.append(index)
+            if known not in own:
+                own.append(known)
         node_bodies.append(tuple(own))
         edges += len(own)
         if len(bodies) > bounds.gates:
@@ -288,7 +281,8 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     component = strongly_connected_components(graph)
     for node, negated in negative_edges:
         if component[node] == component[negated]:
-            head, other = (_atom_name(recorder.names.get(order[x])) for x in (node, negated))
+            names = {found.literal: str(found.symbol) for found in atoms}
+            head, other = (names.get(order[x], "an auxiliary atom") for x in (node, negated))
             raise GdlValidationError(
                 "the rules are not stratified: negation through recursion between ground "
                 f"atoms ({head} depends on not {other} and back)")
@@ -379,10 +373,6 @@ def _fold(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
     for atom in constant:
         del bodies[atom]
     return _Folded(dict(bodies), constant)
-
-
-def _atom_name(symbols: list[clingo.Symbol] | None) -> str:
-    return str(symbols[0]) if symbols else "an auxiliary atom"
 
 
 def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
