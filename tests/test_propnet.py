@@ -223,7 +223,14 @@ def test_service_loads_on_the_backend_asked_for() -> None:
 def _backend_sample(corpus: Path) -> list[Path]:
     from tests.test_crosscheck import _pool
 
-    return sorted(random.Random(606).sample(_pool(corpus), 60))
+    drawn = random.Random(606).sample(_pool(corpus), 62)
+    return sorted(p for p in drawn if str(p.relative_to(corpus)) not in BACKENDS_SLOW)[:60]
+
+
+# Small files whose comparison takes minutes: pacman2p's network has one node with 254,016
+# bodies (15 s to compile), factoringImpossibleTurtleBrain needs seconds per state on clingo.
+BACKENDS_SLOW = {"ggp-base-legacy/pacman2p.kif",
+                 "ggp-repository/factoringImpossibleTurtleBrain.kif"}
 
 
 @pytest.mark.corpus

@@ -15,6 +15,8 @@ iterated until its nodes stop changing (they only grow: its cycles are positive)
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +26,11 @@ from reasoner.propnet.network import FALSE, TRUE, Network
 __all__ = ["BatchFunctions", "SingleFunctions", "compile_batch", "compile_single"]
 
 LegalAndTerminal = tuple[tuple[tuple[int, ...], ...], bool]
+# Disjunctions longer than this are not factored by their most frequent literal (each
+# level of that recursion counts every literal again).
+_FACTOR_LIMIT = 256
+# Longer chains of | or & in the batch code become one reduce over a tuple.
+_CHAIN_LIMIT = 64
 Goals = tuple[tuple[int, ...], ...]
 
 
@@ -135,6 +142,8 @@ class _Writer:
         if self.batch:
             parts = [self.ref(s) for s in positive] or ["FULL"]
             parts += ["~" + self.ref(s) for s in negative]
+            if len(parts) > _CHAIN_LIMIT:
+                return "_all((" + ", ".join(parts) + ",), FULL)"
             return " & ".join(parts)
         parts = []
         for name, offset, limit in (("s", 0, self.fluents), ("d", self.fluents, self.inputs)):
@@ -166,10 +175,18 @@ class _Writer:
         if len(ids) == 1:
             return self.body_expression(ids[0])
         if all(i in self.shared and i in self.written_bodies for i in ids):
-            joiner = " | " if self.batch else " or "
-            return joiner.join(f"b{i}" for i in ids)
+            return self.disjunction([f"b{i}" for i in ids])
         bodies = [self.net.bodies[i] for i in ids]
         return self.factored([(frozenset(b.positive), frozenset(b.negative)) for b in bodies])
+
+    def disjunction(self, terms: list[str]) -> str:
+        """``a | b | ...`` (batch) or ``a or b or ...``; a long batch chain becomes one call
+        over a tuple, as Python compiles a deep chain of binary operators slowly."""
+        if not self.batch:
+            return " or ".join(terms)
+        if len(terms) > _CHAIN_LIMIT:
+            return "_any((" + ", ".join(terms) + ",))"
+        return " | ".join(terms)
 
     def factored(self, alternatives: list[tuple[frozenset[int], frozenset[int]]]) -> str:
         """A disjunction of conjunctions with shared literals pulled out: first the literals
@@ -190,6 +207,9 @@ class _Writer:
             if any(not p and not n for p, n in rest):
                 return common  # the common part alone is one alternative: it absorbs all
             return f"({common}){meet}({self.factored(rest)})"
+        if len(alternatives) > _FACTOR_LIMIT:  # factoring costs more than it saves here
+            return self.disjunction([f"({self.conjunction(sorted(p), sorted(n))})"
+                                     for p, n in alternatives])
         counts: dict[tuple[bool, int], int] = {}
         for positive, negative in alternatives:
             for signal in positive:
@@ -198,8 +218,8 @@ class _Writer:
                 counts[(False, signal)] = counts.get((False, signal), 0) + 1
         (sign, signal), count = max(counts.items(), key=lambda item: (item[1], -item[0][1]))
         if count < 2:
-            return joiner.join(f"({self.conjunction(sorted(p), sorted(n))})"
-                               for p, n in alternatives)
+            return self.disjunction([f"({self.conjunction(sorted(p), sorted(n))})"
+                                     for p, n in alternatives])
         side = 0 if sign else 1
         having = [a for a in alternatives if signal in a[side]]
         others = [a for a in alternatives if signal not in a[side]]
@@ -339,8 +359,16 @@ def _batch_source(network: Network) -> list[str]:
     ]
 
 
+def _any(items: tuple[int, ...]) -> int:
+    return functools.reduce(operator.or_, items, 0)
+
+
+def _all(items: tuple[int, ...], full: int) -> int:
+    return functools.reduce(operator.and_, items, full)
+
+
 def _load(lines: list[str], name: str) -> dict[str, Any]:
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_any": _any, "_all": _all}
     code = compile("\n".join(lines) + "\n", f"<propnet {name}>", "exec")
     exec(code, namespace)  # generated from the network: no GDL text appears in it
     return namespace

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import clingo
@@ -201,7 +201,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
             goal_symbols.append((role_number, value_term.number,
                                  TRUE if found.is_fact else found.literal))
 
-    folded = _fold(recorder.rules, atom_signal)
+    folded = _fold(recorder.rules, atom_signal, lambda: _check_time(start, deadline, bounds))
 
     def output(atom: int) -> int:
         """An output's atom after folding, or a constant."""
@@ -247,8 +247,10 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     bodies: list[Body] = []
     node_bodies: list[tuple[int, ...]] = []
     edges = 0
-    for atom in order:
-        own: list[int] = []
+    for count, atom in enumerate(order):
+        if count & 0x3FF == 0:
+            _check_time(start, deadline, bounds)
+        own: dict[int, None] = {}  # the node's bodies, in order, once each
         for literals in folded.bodies.get(atom, ()):
             gate = Body(tuple(sorted({signal(x) for x in literals if x > 0})),
                         tuple(sorted({signal(-x) for x in literals if x < 0})))
@@ -257,8 +259,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
                 known = body_index[gate] = len(bodies)
                 bodies.append(gate)
                 edges += len(gate.positive) + len(gate.negative)
-            if known not in own:
-                own.append(known)
+            own[known] = None
         node_bodies.append(tuple(own))
         edges += len(own)
         if len(bodies) > bounds.gates:
@@ -319,7 +320,7 @@ class _Folded:
 
 
 def _fold(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
-          inputs: dict[int, int]) -> _Folded:
+          inputs: dict[int, int], check: Callable[[], None]) -> _Folded:
     """Constant folding: an atom with an empty body holds; an atom without rules (and not an
     input) never does; literals over decided atoms leave the bodies that read them, and a
     body with a false literal goes. Repeated until nothing changes."""
@@ -339,6 +340,7 @@ def _fold(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
 
     changed = True
     while changed:
+        check()
         changed = False
         for atom in list(bodies):
             if atom in constant:
