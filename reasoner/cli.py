@@ -73,13 +73,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
     for path in args.games:
         try:
             game = Game.from_gdl(_read(path), case_sensitive=args.case_sensitive,
-                                 strict=not args.lenient, limits=_limits(args))
+                                 strict=not args.lenient, limits=_limits(args),
+                                 backend=args.backend)
         except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
             continue
         s = game.statistics
         print(f"{path}: ok: roles {' '.join(game.roles)}; {s.fluents} fluents, {s.moves} moves, "
               f"{s.rules} rules, {s.ground_atoms} ground atoms; loaded in {s.total_ms:.1f} ms")
+        if s.network is not None:
+            print(f"{path}: backend propnet: {s.network.describe()}")
+        else:
+            print(f"{path}: backend clingo" + (f" ({s.backend_note})" if s.backend_note else ""))
         for warning in game.warnings:
             print(f"{path}: warning: {warning}")
     return status
@@ -602,6 +607,8 @@ def _parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("check", help="load games and report sizes and warnings")
     p.add_argument("games", nargs="+", metavar="GAME")
+    p.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
+                   help="the state-machine backend (default: auto)")
     reading_options(p)
     limit_options(p)
     p.set_defaults(run=_cmd_check)

@@ -254,3 +254,13 @@ def test_sweep_on_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     (line,) = result.stderr.splitlines()
     assert "is not a folder" in line
+
+
+def test_check_names_the_backend_that_answers() -> None:
+    """``check`` says which backend answers: the network with its size by default, clingo
+    when asked for."""
+    default = run_cli("check", "games/nim.kif")
+    clingo = run_cli("check", "--backend", "clingo", "games/nim.kif")
+    assert default.returncode == clingo.returncode == 0
+    assert "backend propnet: " in default.stdout and " gates, " in default.stdout
+    assert clingo.stdout.splitlines()[-1] == "games/nim.kif: backend clingo"
