@@ -79,12 +79,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
             status = _game_error(path, error)
             continue
         s = game.statistics
+        backend = (f"backend propnet ({s.network.describe()})" if s.network is not None
+                   else "backend clingo" + (f" ({s.backend_note})" if s.backend_note else ""))
         print(f"{path}: ok: roles {' '.join(game.roles)}; {s.fluents} fluents, {s.moves} moves, "
-              f"{s.rules} rules, {s.ground_atoms} ground atoms; loaded in {s.total_ms:.1f} ms")
-        if s.network is not None:
-            print(f"{path}: backend propnet: {s.network.describe()}")
-        else:
-            print(f"{path}: backend clingo" + (f" ({s.backend_note})" if s.backend_note else ""))
+              f"{s.rules} rules, {s.ground_atoms} ground atoms; loaded in {s.total_ms:.1f} ms; "
+              f"{backend}")
         for warning in game.warnings:
             print(f"{path}: warning: {warning}")
     return status
