@@ -22,7 +22,8 @@ from reasoner.engine.playout import random_playout, simulate
 
 _NO_CAP = 1 << 30  # playouts run to the end
 
-__all__ = ["BenchResult", "NetworkFigures", "bench_batch", "bench_game", "bench_reference",
+__all__ = ["BenchResult", "NetworkFigures", "bench_batch", "bench_game", "bench_packed",
+           "bench_reference",
            "network_figures", "playout_rate"]
 
 
@@ -159,6 +160,30 @@ def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float 
         counts.append(updates)
     return BenchResult(
         game=Path(name).stem, backend=f"propnet-batch-{lanes}",
+        updates_per_sec=round(statistics.median(rates), 1), load_ms=round(load_ms, 2),
+        runs=runs, updates_per_run=counts, rates=[round(r, 1) for r in rates],
+        load_runs_ms=[round(load_ms, 2)], fluents=len(game.fluents),
+        moves=len(game.all_moves))
+
+
+def bench_packed(name: str, text: str, lanes: int, runs: int = 3, seconds: float = 2.0,
+                 seed: int = 0) -> BenchResult:
+    """Median playout rate of the packed-numpy evaluator (backend
+    ``propnet-packed-<lanes>``), measured beside the generated Python-int batches."""
+    from reasoner.propnet.packed import packed_rate
+
+    start = time.perf_counter()
+    game = Game.from_gdl(text, backend="propnet")
+    assert game.network is not None
+    load_ms = (time.perf_counter() - start) * 1e3
+    rates: list[float] = []
+    counts: list[int] = []
+    for run in range(runs):
+        count, rate = packed_rate(game.network, lanes, seconds, seed + run)
+        counts.append(count)
+        rates.append(rate)
+    return BenchResult(
+        game=Path(name).stem, backend=f"propnet-packed-{lanes}",
         updates_per_sec=round(statistics.median(rates), 1), load_ms=round(load_ms, 2),
         runs=runs, updates_per_run=counts, rates=[round(r, 1) for r in rates],
         load_runs_ms=[round(load_ms, 2)], fluents=len(game.fluents),

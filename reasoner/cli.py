@@ -262,13 +262,14 @@ def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
 
 
 BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
-                  "grpc-simulate", "reference")
+                  "propnet-packed-1024", "grpc-simulate", "reference")
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from reasoner.bench import (
         bench_batch,
         bench_game,
+        bench_packed,
         bench_reference,
         bench_service,
         network_figures,
@@ -297,6 +298,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 elif backend.startswith("propnet-batch-"):
                     lanes = int(backend.rsplit("-", 1)[1])
                     results.append(bench_batch(path, text, lanes, **common))
+                elif backend.startswith("propnet-packed-"):
+                    lanes = int(backend.rsplit("-", 1)[1])
+                    results.append(bench_packed(path, text, lanes, **common))
                 elif backend == "reference":
                     results.append(bench_reference(path, text, **common))
             if any(b.startswith("propnet") for b in wanted):
