@@ -198,8 +198,7 @@ class RemoteGame:
         columns = r.columns
         lengths = tuple(columns.lengths)
         roles = len(self.roles)
-        flat = [None if value < 0 else value for value in columns.goals]
-        goals = tuple(tuple(flat[i:i + roles]) for i in range(0, len(flat), roles))
+        flat = tuple(None if value < 0 else value for value in columns.goals)
         trajectories: tuple[tuple[JointMove, ...], ...] = ()
         if record:
             moves = list(columns.trajectory_moves)
@@ -210,9 +209,9 @@ class RemoteGame:
                                    for k in range(length)))
                 at += length * roles
             trajectories = tuple(paths)
-        return SimulationResult(lengths=lengths, terminal=tuple(columns.terminal), goals=goals,
-                                trajectories=trajectories, updates=r.updates,
-                                elapsed_ms=r.elapsed_ms)
+        return SimulationResult(lengths=lengths, terminal=tuple(columns.terminal),
+                                flat_goals=flat, roles=roles, trajectories=trajectories,
+                                updates=r.updates, elapsed_ms=r.elapsed_ms)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
         """Every atom that could ever hold, as GDL text, by relation (name, arity)."""

@@ -58,10 +58,17 @@ class SimulationResult:
 
     lengths: tuple[int, ...]
     terminal: tuple[bool, ...]
-    goals: tuple[tuple[int | None, ...], ...]
+    flat_goals: tuple[int | None, ...]  # playout-major: roles values per playout
+    roles: int
     trajectories: tuple[tuple[JointMove, ...], ...]  # empty unless recorded
     updates: int
     elapsed_ms: float
+
+    @property
+    def goals(self) -> tuple[tuple[int | None, ...], ...]:
+        """Per playout, the goal value of each role (None: none or several)."""
+        flat, roles = self.flat_goals, self.roles
+        return tuple(flat[i:i + roles] for i in range(0, len(flat), roles))
 
     @property
     def playouts(self) -> tuple[PlayoutResult, ...]:

@@ -68,6 +68,15 @@ class Simulation:
     trajectories: list[tuple[tuple[int, ...], ...]]
     updates: int
     batched: bool
+    goal_table: list[int] | None = None  # see flat_goals
+
+    def flat_goals(self) -> list[int]:
+        """Every playout's goal value per role, one after another (playout-major), -1 for
+        a role with none or several."""
+        if self.goal_table is not None:
+            return self.goal_table
+        return [values[0] if len(values) == 1 else -1 for goals in self.goals
+                for values in goals]
 
 
 def simulate(game: Game, state: State, playouts: int, seed: int, max_steps: int,
@@ -84,7 +93,7 @@ def simulate(game: Game, state: State, playouts: int, seed: int, max_steps: int,
         run = batch_playouts(propnet.network, propnet.batch, state.bits, playouts, seed,
                              max_steps, lanes, check, record)
         return Simulation(run.lengths, run.terminal, run.goals, run.trajectories,
-                          run.updates, True)
+                          run.updates, True, run.goal_table.ravel().tolist())
     rng = random.Random(seed)
     lengths: list[int] = []
     terminal: list[bool] = []

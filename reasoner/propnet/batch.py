@@ -40,6 +40,9 @@ class BatchRun:
     goals: list[Goals]
     updates: int
     trajectories: list[tuple[tuple[int, ...], ...]]  # joint moves, when recorded
+    # goal_table[i, r]: the goal value of role r in playout i's last state, -1 for none or
+    # several (what Simulate's columns send).
+    goal_table: np.ndarray
 
 
 class _Chooser:
@@ -104,6 +107,7 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
     ended: list[bool] = []
     goal_values: list[Goals] = []
     trajectories: list[tuple[tuple[int, ...], ...]] = []
+    tables: list[np.ndarray] = []
     reader = _GoalReader(network)
     updates = 0
     info, goals, successor = functions.info, functions.goals, functions.next
@@ -113,6 +117,7 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
         batch_lengths = [0] * width
         batch_terminal = [False] * width
         batch_goals: list[Goals] = [()] * width
+        batch_table = np.full((width, len(network.roles)), -1, dtype=np.int64)
         state = [full if start >> i & 1 else 0 for i in range(fluents)]
         alive = full
         legal, terminal = info(state, full)
@@ -124,7 +129,7 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
             for lanes_ending, is_terminal in ((ending, True), (stopped, False)):
                 if lanes_ending:
                     where = _positions(lanes_ending, width)
-                    values = reader.read(goals(state, full), where, width)
+                    values = reader.read(goals(state, full), where, width, batch_table)
                     for lane, value in zip(where.tolist(), values, strict=True):
                         batch_lengths[lane] = step
                         batch_terminal[lane] = is_terminal
@@ -142,9 +147,12 @@ def batch_playouts(network: Network, functions: BatchFunctions, start: int, play
         lengths += batch_lengths
         ended += batch_terminal
         goal_values += batch_goals
+        tables.append(batch_table)
         if drawn is not None:
             trajectories += _trajectories(drawn, len(network.roles), batch_lengths)
-    return BatchRun(lengths, ended, goal_values, updates, trajectories)
+    table = (np.concatenate(tables) if tables
+             else np.zeros((0, len(network.roles)), dtype=np.int64))
+    return BatchRun(lengths, ended, goal_values, updates, trajectories, table)
 
 
 def _trajectories(drawn: list[np.ndarray], roles: int,
@@ -177,15 +185,22 @@ class _GoalReader:
         self.values = [[value for value, _ in per_role] for per_role in network.goals]
         self.single = [[(value,) for value in values] for values in self.values]
 
-    def read(self, goal_lanes: list[list[int]], where: np.ndarray, width: int) -> list[Goals]:
+    def read(self, goal_lanes: list[list[int]], where: np.ndarray, width: int,
+             table: np.ndarray) -> list[Goals]:
+        """The goal values of the lanes ``where``; ``table[lane, role]`` gets the single
+        value, or -1 for none or several."""
         per_role: list[list[tuple[int, ...]]] = []
-        for values, singles, row in zip(self.values, self.single, goal_lanes, strict=True):
+        for role, (values, singles, row) in enumerate(
+                zip(self.values, self.single, goal_lanes, strict=True)):
             if not values:
                 per_role.append([()] * len(where))
+                table[where, role] = -1
                 continue
             matrix = np.stack([_bits(lanes, width)[where] for lanes in row])
             counts = matrix.sum(axis=0)
-            picks = matrix.argmax(axis=0).tolist()
+            chosen = matrix.argmax(axis=0)
+            table[where, role] = np.where(counts == 1, np.asarray(values)[chosen], -1)
+            picks = chosen.tolist()
             found = [singles[i] for i in picks]
             for k in np.flatnonzero(counts != 1).tolist():
                 found[k] = tuple(v for v, held in zip(values, matrix[:, k], strict=True)

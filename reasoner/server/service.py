@@ -237,8 +237,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             return pb.SimulateResponse(
                 columns=pb.PlayoutColumns(
                     lengths=run.lengths, terminal=run.terminal,
-                    goals=[values[0] if len(values) == 1 else -1
-                           for goals in run.goals for values in goals],
+                    goals=run.flat_goals(),
                     trajectory_moves=[move for path in run.trajectories
                                       for joint in path for move in joint]),
                 updates=run.updates, elapsed_ms=elapsed_ms)
