@@ -28,7 +28,7 @@ __all__ = ["BatchFunctions", "SingleFunctions", "compile_batch", "compile_single
 LegalAndTerminal = tuple[tuple[tuple[int, ...], ...], bool]
 # Disjunctions longer than this are not factored by their most frequent literal (each
 # level of that recursion counts every literal again).
-_FACTOR_LIMIT = 256
+_FACTOR_LIMIT = 2048
 # Longer chains of | or & in the batch code become one reduce over a tuple.
 _CHAIN_LIMIT = 64
 Goals = tuple[tuple[int, ...], ...]
@@ -191,9 +191,11 @@ class _Writer:
     def factored(self, alternatives: list[tuple[frozenset[int], frozenset[int]]]) -> str:
         """A disjunction of conjunctions with shared literals pulled out: first the literals
         every alternative has (``next`` of a frame fluent reads the fluent in every body),
-        then, recursively, the literal most alternatives share. Fewer operations, and the
-        shared test decides many alternatives at once."""
-        joiner, meet = (" | ", " & ") if self.batch else (" or ", " and ")
+        then, group by group, the literal most of the remaining alternatives share. In the
+        one-state code, alternatives that are a single fluent or move become one mask test
+        (``d & (A|B|...)``: some move of the set is played). Fewer operations, and a shared
+        test decides many alternatives at once."""
+        meet = " & " if self.batch else " and "
         if len(alternatives) == 1:
             positive, negative = alternatives[0]
             return self.conjunction(sorted(positive), sorted(negative))
@@ -207,25 +209,43 @@ class _Writer:
             if any(not p and not n for p, n in rest):
                 return common  # the common part alone is one alternative: it absorbs all
             return f"({common}){meet}({self.factored(rest)})"
+        terms: list[str] = []
+        if not self.batch:
+            masks = [0, 0]  # any of these fluents, any of these moves
+            remaining = []
+            for positive, negative in alternatives:
+                if not negative and len(positive) == 1 and min(positive) < self.inputs:
+                    signal = min(positive)
+                    self.used_inputs.add(signal)
+                    if signal < self.fluents:
+                        masks[0] |= 1 << signal
+                    else:
+                        masks[1] |= 1 << (signal - self.fluents)
+                else:
+                    remaining.append((positive, negative))
+            terms += [f"{name} & {mask}" for name, mask in zip("sd", masks, strict=True) if mask]
+            alternatives = remaining
         if len(alternatives) > _FACTOR_LIMIT:  # factoring costs more than it saves here
-            return self.disjunction([f"({self.conjunction(sorted(p), sorted(n))})"
-                                     for p, n in alternatives])
-        counts: dict[tuple[bool, int], int] = {}
-        for positive, negative in alternatives:
-            for signal in positive:
-                counts[(True, signal)] = counts.get((True, signal), 0) + 1
-            for signal in negative:
-                counts[(False, signal)] = counts.get((False, signal), 0) + 1
-        (sign, signal), count = max(counts.items(), key=lambda item: (item[1], -item[0][1]))
-        if count < 2:
-            return self.disjunction([f"({self.conjunction(sorted(p), sorted(n))})"
-                                     for p, n in alternatives])
-        side = 0 if sign else 1
-        having = [a for a in alternatives if signal in a[side]]
-        others = [a for a in alternatives if signal not in a[side]]
-        grouped = self.factored(having)
-        text = f"({grouped})" if not others else f"({grouped}){joiner}({self.factored(others)})"
-        return text
+            alternatives, plain = [], alternatives
+            terms += [f"({self.conjunction(sorted(p), sorted(n))})" for p, n in plain]
+        while alternatives:
+            counts: dict[tuple[bool, int], int] = {}
+            for positive, negative in alternatives:
+                for signal in positive:
+                    counts[(True, signal)] = counts.get((True, signal), 0) + 1
+                for signal in negative:
+                    counts[(False, signal)] = counts.get((False, signal), 0) + 1
+            (sign, signal), count = max(counts.items(),
+                                        key=lambda item: (item[1], -item[0][1]))
+            if count < 2 or len(alternatives) == 1:
+                terms += [f"({self.conjunction(sorted(p), sorted(n))})"
+                          for p, n in alternatives]
+                break
+            side = 0 if sign else 1
+            having = [a for a in alternatives if signal in a[side]]
+            alternatives = [a for a in alternatives if signal not in a[side]]
+            terms.append(f"({self.factored(having)})")
+        return self.disjunction(terms)
 
     # -- statements ----------------------------------------------------------------------
 
