@@ -286,3 +286,16 @@ def test_packed_numpy_evaluation_matches_the_single_state_evaluation(name: str) 
         assert bool(out[packed.terminal, k]) == info.terminal
         assert sum(1 << i for i in range(fluents)
                    if out[packed.next[i], k]) == machine.step(bits, joint, current=False)[1]
+
+
+def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:
+    """Masks over 14,400 fluents are wider than Python writes integers in decimal (4,300
+    digits): the generated code writes them in hexadecimal, and the game plays."""
+    text = ("(role r) " + " ".join(f"(n {i})" for i in range(120)) +
+            " (<= (init (f ?x ?y)) (n ?x) (n ?y)) (legal r go)"
+            " (<= (next (f ?x ?y)) (true (f ?x ?y)) (true (f ?y ?x)))"
+            " (<= terminal (not (true (f 0 0)))) (goal r 100)")
+    game = Game.from_gdl(text, backend="propnet")
+    assert len(game.fluents) == 14_400 and game.backend == "propnet"
+    state = game.next_state(game.initial_state, {"r": "go"})
+    assert state == game.initial_state and not game.is_terminal(state)

@@ -122,8 +122,8 @@ class _Writer:
             if self.batch:
                 return f"t{signal}" if signal < self.fluents else f"d{signal - self.fluents}"
             if signal < self.fluents:
-                return f"(s & {1 << signal})"
-            return f"(d & {1 << (signal - self.fluents)})"
+                return f"(s & {1 << signal:#x})"
+            return f"(d & {1 << (signal - self.fluents):#x})"
         node = signal - self.inputs
         if node in self.inline:
             return "(" + self.node_expression(node) + ")"
@@ -152,12 +152,12 @@ class _Writer:
             if held:
                 mask = sum(1 << x for x in held)
                 self.used_inputs.update(x + offset for x in held)
-                parts.append(f"{name} & {mask}" if len(held) == 1
-                             else f"{name} & {mask} == {mask}")
+                parts.append(f"{name} & {mask:#x}" if len(held) == 1
+                             else f"{name} & {mask:#x} == {mask:#x}")
             if absent:
                 mask = sum(1 << x for x in absent)
                 self.used_inputs.update(x + offset for x in absent)
-                parts.append(f"not {name} & {mask}")
+                parts.append(f"not {name} & {mask:#x}")
         parts += [self.ref(s) for s in positive if s >= self.inputs]
         parts += ["not " + self.ref(s) for s in negative if s >= self.inputs]
         if not parts:
@@ -223,7 +223,7 @@ class _Writer:
                         masks[1] |= 1 << (signal - self.fluents)
                 else:
                     remaining.append((positive, negative))
-            terms += [f"{name} & {mask}" for name, mask in zip("sd", masks, strict=True) if mask]
+            terms += [f"{name} & {mask:#x}" for name, mask in zip("sd", masks, strict=True) if mask]
             alternatives = remaining
         if len(alternatives) > _FACTOR_LIMIT:  # factoring costs more than it saves here
             alternatives, plain = [], alternatives
@@ -349,9 +349,9 @@ def _bits(w: _Writer, outputs: tuple[int, ...]) -> list[str]:
     lines = ["    n = 0"]
     for fluent, signal in enumerate(outputs):
         if signal == TRUE:
-            lines.append(f"    n |= {1 << fluent}")
+            lines.append(f"    n |= {1 << fluent:#x}")
         elif signal != FALSE:
-            lines.append(f"    if {w.ref(signal)}: n |= {1 << fluent}")
+            lines.append(f"    if {w.ref(signal)}: n |= {1 << fluent:#x}")
     lines.append("    return n")
     return lines
 
