@@ -578,7 +578,8 @@ def _remote_playout(target: str, name: str, seeds: list[int],
             info = game.query(state)
             trajectory = []
             while not info.terminal:
-                joint = tuple(rng.choice(legal) for legal in info.legal)
+                joint = tuple(legal[0] if len(legal) == 1 else rng.choice(legal)
+                              for legal in info.legal)
                 trajectory.append(list(joint))
                 state, info = game.next(state, joint)
                 assert game.query(state) == info

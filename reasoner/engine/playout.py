@@ -48,7 +48,8 @@ def random_playout(game: Game, state: State, rng: random.Random, max_steps: int,
             if not legal:
                 raise NoLegalMoveError(f"role {game.roles[index]} has no legal move in a "
                                        f"non-terminal state after {length} steps")
-        joint = tuple(choice(legal) for legal in info.legal)
+        # A role with one legal move (the waiting player's noop) draws no random number.
+        joint = tuple(legal[0] if len(legal) == 1 else choice(legal) for legal in info.legal)
         if record:
             trajectory.append(joint)
         state, info = game.step(state, joint)
