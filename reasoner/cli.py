@@ -307,7 +307,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 results.append(network_figures(path, text, runs=args.runs))
             if args.grpc or "grpc-simulate" in wanted:
                 services = [s for s in bench_service(path, text, seconds=args.seconds,
-                                                     seed=args.seed)
+                                                     seed=args.seed, latency=args.grpc)
                             if args.grpc or s.backend.startswith("grpc-simulate")]
         except (ReasonerError, _Unreadable) as error:
             status = _game_error(path, error)
