@@ -108,7 +108,7 @@ class Network:
 
 
 class _Recorder(clingo.Observer):
-    """Keeps the ground rules and the atom names while clingo grounds."""
+    """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
 
     def __init__(self, max_rules: int, deadline: float) -> None:
         self.rules: list[tuple[Sequence[int], Sequence[int]]] = []
