@@ -18,6 +18,7 @@ from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
 from reasoner.engine.playout import simulate
 from reasoner.errors import GdlValidationError, NoLegalMoveError, ResourceLimitError
+from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import NetworkBounds, build_network
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.conftest import CORPUS, GAMES, bundled
@@ -45,6 +46,19 @@ def test_bundled_game_plays_alike_on_both_backends(name: str) -> None:
     assert result.states > 20
 
 
+def _visited(machine: PropnetMachine, count: int, seed: int) -> list[tuple[int, tuple[int, ...]]]:
+    """``count`` (state bits, random joint move) pairs from seeded random playouts."""
+    rng = random.Random(seed)
+    pairs: list[tuple[int, tuple[int, ...]]] = []
+    while len(pairs) < count:
+        bits, info = machine.init_bits, machine.info(machine.init_bits)
+        while not info.terminal and len(pairs) < count:
+            joint = tuple(rng.choice(legal) for legal in info.legal)
+            pairs.append((bits, joint))
+            _, bits, info = machine.step(bits, joint, current=False)
+    return pairs
+
+
 @pytest.mark.parametrize("name", ["tictactoe", "connectfour", "breakthrough", "minichess"])
 def test_batch_evaluation_matches_the_single_state_evaluation(name: str) -> None:
     """300 states from random playouts packed one per lane: the bit-parallel functions give
@@ -52,14 +66,7 @@ def test_batch_evaluation_matches_the_single_state_evaluation(name: str) -> None
     game = bundled(name)
     assert game.propnet is not None
     machine, network = game.propnet, game.propnet.network
-    rng = random.Random(3)
-    pairs: list[tuple[int, tuple[int, ...]]] = []
-    while len(pairs) < 300:
-        bits, info = machine.init_bits, machine.info(machine.init_bits)
-        while not info.terminal and len(pairs) < 300:
-            joint = tuple(rng.choice(legal) for legal in info.legal)
-            pairs.append((bits, joint))
-            _, bits, info = machine.step(bits, joint, current=False)
+    pairs = _visited(machine, 300, seed=3)
     full = (1 << len(pairs)) - 1
     fluents, moves = len(network.fluent_texts), len(network.move_texts)
     lanes = [sum(1 << k for k, (bits, _) in enumerate(pairs) if bits >> i & 1)
@@ -258,14 +265,7 @@ def test_packed_numpy_evaluation_matches_the_single_state_evaluation(name: str) 
     game = bundled(name)
     assert game.propnet is not None
     machine, network = game.propnet, game.propnet.network
-    rng = random.Random(9)
-    pairs: list[tuple[int, tuple[int, ...]]] = []
-    while len(pairs) < 128:
-        bits, info = machine.init_bits, machine.info(machine.init_bits)
-        while not info.terminal and len(pairs) < 128:
-            joint = tuple(rng.choice(legal) for legal in info.legal)
-            pairs.append((bits, joint))
-            _, bits, info = machine.step(bits, joint, current=False)
+    pairs = _visited(machine, 128, seed=9)
     packed = PackedNetwork(network, 2)
     fluents, moves = len(network.fluent_texts), len(network.move_texts)
     held = np.zeros((packed.rows, 128), dtype=bool)

@@ -58,8 +58,11 @@ class BuiltMachine:
     machine: StateMachine
     backend: str  # "clingo" or "propnet"
     note: str  # why auto chose clingo; empty otherwise
-    network: Network | None
     network_ms: float
+
+    @property
+    def network(self) -> Network | None:
+        return self.machine.network if isinstance(self.machine, PropnetMachine) else None
 
 
 def check_backend(backend: str) -> str:
@@ -98,10 +101,10 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
             note = str(error)
         else:
             propnet.info(propnet.init_bits)
-            return BuiltMachine(propnet, "propnet", "", propnet.network,
+            return BuiltMachine(propnet, "propnet", "",
                                 (time.perf_counter() - start) * 1e3)
         network_ms = (time.perf_counter() - start) * 1e3
     machine = Machine(translation, superset, roles, check_stratification=check_stratification)
     # The first query surfaces rules that are unstratified on the ground level at load.
     machine.info(machine.init_bits)
-    return BuiltMachine(machine, "clingo", note, None, network_ms)
+    return BuiltMachine(machine, "clingo", note, network_ms)

@@ -75,7 +75,6 @@ class Game:
         warnings: tuple[str, ...],
         statistics: LoadStatistics,
         case_sensitive: bool,
-        network: Network | None = None,
     ) -> None:
         self.description = description
         self.translation = translation
@@ -84,8 +83,7 @@ class Game:
         self._machine = machine
         self._case_sensitive = case_sensitive
         self.backend = statistics.backend
-        # The compiled network when the propnet backend answers (batched playouts use it).
-        self.network = network
+        # The network machine when the propnet backend answers (batched playouts use it).
         self.propnet = machine if isinstance(machine, PropnetMachine) else None
         self.roles: tuple[str, ...] = machine.roles
         self._role_index = {role: i for i, role in enumerate(self.roles)}
@@ -169,7 +167,7 @@ class Game:
             network=built.network.size if built.network is not None else None,
         )
         return cls(description, translation, machine, tuple(map(str, found)), statistics,
-                   case_sensitive, built.network)
+                   case_sensitive)
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
@@ -179,6 +177,11 @@ class Game:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
         return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict, limits=limits,
                             backend=backend)
+
+    @property
+    def network(self) -> Network | None:
+        """The compiled network when the propnet backend answers."""
+        return self.propnet.network if self.propnet is not None else None
 
     # -- tables --------------------------------------------------------------------------
 

@@ -100,8 +100,10 @@ class PackedNetwork:
             values[level.nodes] = np.bitwise_or.reduce(padded[level.bodies], axis=1)
 
 
-def packed_rate(network: Network, lanes: int, seconds: float, seed: int) -> tuple[int, float]:
-    """Random playouts of ``lanes`` lanes from the initial state for about ``seconds``, on
+def packed_rate(network: Network, init: int, lanes: int, seconds: float,
+                seed: int) -> tuple[int, float]:
+    """Random playouts of ``lanes`` lanes from the state ``init`` (fluent bits) for about
+    ``seconds``, on
     the packed evaluator with the same numpy move choice as the batches; returns (updates,
     updates/s)."""
     words = lanes // 64
@@ -110,9 +112,6 @@ def packed_rate(network: Network, lanes: int, seconds: float, seed: int) -> tupl
     fluents = len(network.fluent_texts)
     per_role = [[m for m, r in enumerate(network.move_role) if r == role]
                 for role in range(len(network.roles))]
-    from reasoner.propnet.codegen import compile_single
-
-    init = compile_single(network).init
     updates = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
