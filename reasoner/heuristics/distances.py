@@ -1,0 +1,203 @@
+"""Goal distances of game states on the relaxed view, and f_JO (SPEC 5.1, 5.2).
+
+:class:`GoalDistances` answers, for a state and a role, how far each of the role's goal
+formulas ``goal(r, q) AND terminal`` is: by h_max, h_add or h_FF (with the relaxed plan's
+moves on request), by Bercher's extended FF for two turn-taking players, and combines the
+h_FF distances into Aldinger's evaluation
+
+    f_JO(s) = sum over the role's goal values q of (q - 50) / dist(s, T_q)
+
+for a non-terminal ``s`` (goals that cannot be reached add 0; a distance is at least 1),
+and ``g(s) - 50`` for a terminal one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reasoner.engine.game import Game
+from reasoner.engine.values import State
+from reasoner.heuristics.planning import (
+    INFINITY,
+    LayeredGraph,
+    RelaxedPlan,
+    cost_distances,
+    extended_ff,
+    formula_cost,
+)
+from reasoner.heuristics.relaxed import MOVE, RelaxedGame
+
+__all__ = ["DISTANCES", "GoalDistances", "PlanStep"]
+
+DISTANCES = ("hmax", "hadd", "hff")
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One paid rule of a relaxed plan: the layer it fires in, its cost, and what it makes
+    true (a move as ``(does role move)``, a world change as ``(true fluent)``)."""
+
+    layer: int
+    cost: int
+    text: str
+    role: str = ""  # for a move
+    move: str = ""  # for a move, as GDL text
+
+
+class GoalDistances:
+    """Distances and f_JO on one game's relaxed view."""
+
+    def __init__(self, game: Game, view: RelaxedGame) -> None:
+        self.game = game
+        self.view = view
+        self._role_index = {role: i for i, role in enumerate(game.roles)}
+
+    def role_index(self, role: str) -> int:
+        found = self._role_index.get(role)
+        if found is None:
+            raise ValueError(f"unknown role {role!r}; the roles are {', '.join(self.game.roles)}")
+        return found
+
+    def goal_value(self, role: str, value: int | None) -> int:
+        """The goal value a distance aims at: ``value`` checked, or the role's highest."""
+        values = self.view.goal_values(self.role_index(role))
+        if not values:
+            raise ValueError(f"role {role!r} has no goal values")
+        if value is None:
+            return values[-1]
+        if value not in values:
+            raise ValueError(f"role {role!r} has no goal value {value}; its goal values are "
+                             f"{', '.join(map(str, values))}")
+        return value
+
+    def distance(self, state: State, role: str, kind: str, value: int | None = None,
+                 plan: bool = False) -> tuple[float, tuple[PlanStep, ...]]:
+        """The ``kind`` distance ("hmax", "hadd" or "hff") from ``state`` to the role's goal
+        formula for ``value`` (default: its highest goal value), and for h_FF with ``plan``
+        the relaxed plan's paid rules. :data:`INFINITY` when it cannot be reached."""
+        if kind not in DISTANCES:
+            raise ValueError(f"unknown distance {kind!r}; the distances are "
+                             f"{', '.join(DISTANCES)}")
+        target = self.goal_value(role, value)
+        formulas = self.view.goal_formulas(self.role_index(role), target)
+        if not formulas:
+            return INFINITY, ()
+        initial = self.view.initial_facts(state.bits)
+        if kind != "hff":
+            additive = kind == "hadd"
+            costs = cost_distances(self.view.task, initial, additive=additive)
+            return min(formula_cost(costs, f, additive=additive) for f in formulas), ()
+        found = _best_plan(LayeredGraph(self.view.task, initial), formulas)
+        return found.value, self.plan_steps(found) if plan else ()
+
+    def f_jo(self, state: State, role: str, *, plan: bool = False
+             ) -> tuple[float, tuple[PlanStep, ...]]:
+        """Aldinger's f_JO for ``role`` in ``state`` (see the module documentation), in
+        -50..50; with ``plan``, the relaxed plan towards the role's highest goal value."""
+        index = self.role_index(role)
+        info = self.game.info(state)
+        if info.terminal:
+            values = info.goals[index]
+            return float(values[0] if len(values) == 1 else 0) - 50.0, ()
+        graph = LayeredGraph(self.view.task, self.view.initial_facts(state.bits))
+        total = 0.0
+        steps: tuple[PlanStep, ...] = ()
+        values = self.view.goal_values(index)
+        for value in values:
+            formulas = self.view.goal_formulas(index, value)
+            if not formulas:
+                continue
+            found = _best_plan(graph, formulas)
+            if plan and value == values[-1]:
+                steps = self.plan_steps(found)
+            if found.reachable and value != 50:
+                total += (value - 50) / max(found.value, 1.0)
+        return total, steps
+
+    def extended(self, state: State, role: str, *, mover: str | None = None,
+                 value: int | None = None, plan: bool = False
+                 ) -> tuple[float, tuple[PlanStep, ...]]:
+        """Bercher's extended FF: plies until ``role`` can reach its goal ``value`` with the
+        two players moving in turn, ``mover`` first (default: the one role whose legal
+        moves are not all noops in ``state``). A move rule belongs to its role; rules that
+        any move triggers (effects, derived atoms) fire in every layer. A move of the
+        player with more plan rules could have been the other's when the other has the
+        same move with the same effects (the cargo game's pilot and co-pilot).
+
+        Raises:
+            ValueError: the game does not have two roles, or no single mover is found.
+        """
+        roles = self.game.roles
+        if len(roles) != 2:
+            raise ValueError("the extended FF heuristic needs a two-player game, "
+                             f"this one has {len(roles)} roles")
+        first = self.role_index(mover) if mover is not None else self._mover(state)
+        target = self.goal_value(role, value)
+        formulas = self.view.goal_formulas(self.role_index(role), target)
+        if not formulas:
+            return INFINITY, ()
+        view = self.view
+        net = view.network
+        moves_by_text: list[dict[str, int]] = [{}, {}]
+        for move, (move_role, text) in enumerate(zip(net.move_role, net.move_texts,
+                                                     strict=True)):
+            moves_by_text[move_role][text] = move
+
+        def shared_rule(rule: int, player: int) -> bool:
+            """The other player has the same move, with the same effects."""
+            move = view.move_of(rule)
+            if move is None:
+                return False
+            twin = moves_by_text[player].get(net.move_texts[move])
+            return twin is not None and view.move_effects(twin) == view.move_effects(move)
+
+        initial = view.initial_facts(state.bits)
+        best: tuple[float, RelaxedPlan] = (INFINITY, RelaxedPlan(INFINITY))
+        for formula in formulas:
+            found = extended_ff(view.task, initial, formula, mover=first, other=1 - first,
+                                shared_rule=shared_rule)
+            if found[0] < best[0]:
+                best = found
+        return best[0], self.plan_steps(best[1]) if plan else ()
+
+    def _mover(self, state: State) -> int:
+        movers = [i for i, role in enumerate(self.game.roles)
+                  if any(not self.view.noop[m.id] for m in self.game.legal_moves(state, role))]
+        if len(movers) != 1:
+            raise ValueError("the extended FF heuristic needs one role to move: in this state "
+                             f"{len(movers)} roles have moves that are not noops; name the "
+                             "mover")
+        return movers[0]
+
+    def plan_steps(self, plan: RelaxedPlan) -> tuple[PlanStep, ...]:
+        """The paid rules of a plan, in layer order."""
+        view, roles = self.view, self.game.roles
+        steps: list[PlanStep] = []
+        for layer, rule in plan.rules:
+            cost = view.task.cost[rule]
+            if cost <= 0:
+                continue
+            move = view.move_of(rule)
+            if move is not None and view.kinds[rule] == MOVE:
+                net = view.network
+                steps.append(PlanStep(layer, cost, view.describe_rule(rule),
+                                      roles[net.move_role[move]], net.move_texts[move]))
+            else:
+                steps.append(PlanStep(layer, cost, view.describe_rule(rule)))
+        return tuple(steps)
+
+
+def _best_plan(graph: LayeredGraph, formulas: Sequence[tuple[int, ...]]) -> RelaxedPlan:
+    """The cheapest plan over the alternatives of a goal formula (the first on ties)."""
+    best = RelaxedPlan(INFINITY)
+    for formula in formulas:
+        found = graph.extract(formula)
+        if found.value < best.value:
+            best = found
+    return best
+
+
+def plan_texts(steps: Sequence[PlanStep]) -> list[str]:
+    """The plan as short texts (moves by their GDL text)."""
+    return [step.move or step.text for step in steps]
