@@ -181,6 +181,8 @@ class LayeredGraph:
         waiting = list(task.pre_count)
         ready: list[int] = list(task.unconditional)
         pending: list[int] = []  # applicable rules waiting for their player's layer
+        fired = [-1] * len(task.rules)  # the layer each rule fired in
+        self._fired = fired
         layer = 0
         by_pre, effect_of = task.by_pre, task.effect
         while layer < max_layers:
@@ -195,6 +197,7 @@ class LayeredGraph:
                 pending = [r for r in pending if not allowed(r, layer)]
             frontier = []
             for rule in ready:
+                fired[rule] = layer
                 effect = effect_of[rule]
                 if level[effect] < 0:
                     level[effect] = layer + 1
@@ -243,24 +246,29 @@ class LayeredGraph:
         return RelaxedPlan(value, tuple(ordered))
 
     def _achiever(self, fact: int, layer: int) -> int:
-        """The rule that reaches ``fact`` for ``layer + 1``: among those applicable in
-        ``layer``, the one with the fewest preconditions, then the cheapest, then the
-        easiest (FF's difficulty: the smallest sum of its preconditions' layers)."""
-        level, pre = self.level, self.task.pre
-        best, best_key = -1, (0, 0, 0)
-        for rule in self.task.achievers[fact]:  # sorted by preconditions, then cost
-            if self._allowed is not None and not self._allowed(rule, layer):
+        """The rule that reaches ``fact`` for ``layer + 1``: among those that fired in
+        ``layer`` (only they can: one applicable earlier would have reached it earlier),
+        the one with the fewest preconditions, then the cheapest, then the easiest (FF's
+        difficulty: the smallest sum of its preconditions' layers)."""
+        fired, task = self._fired, self.task
+        best, best_key = -1, (0, 0)
+        tied: list[int] = []
+        for rule in task.achievers[fact]:  # sorted by preconditions, then cost
+            if fired[rule] != layer:
                 continue
-            levels = [level[p] for p in pre[rule]]
-            if not all(0 <= found <= layer for found in levels):
-                continue
-            key = (self.task.pre_count[rule], self.task.cost[rule], sum(levels))
-            if best < 0 or key < best_key:
+            key = (task.pre_count[rule], task.cost[rule])
+            if best < 0:
                 best, best_key = rule, key
-            elif key[:2] > best_key[:2]:
-                break  # later achievers have more preconditions or cost more
+            elif key == best_key:
+                tied.append(rule)
+            else:
+                break
         if best < 0:
             raise AssertionError(f"fact {fact} at layer {layer + 1} has no achiever")
+        if tied:
+            level, pre = self.level, task.pre
+            tied.insert(0, best)
+            best = min(tied, key=lambda r: sum(level[p] for p in pre[r]))
         return best
 
 
