@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install prolog test lint typecheck sweep bench serve proto clean
+.PHONY: install prolog test lint typecheck sweep bench bench-heuristics serve proto clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ sweep: $(STAMP)
 ## Benchmark the bundled games that the issue sets targets for.
 bench: $(STAMP)
 	$(BIN)/gdl-reasoner bench games/tictactoe.kif games/connectfour.kif
+
+## Heuristic evaluations per second and greedy players against random ones (issue 7).
+bench-heuristics: $(STAMP)
+	$(BIN)/gdl-reasoner bench-heuristics games/tictactoe.kif games/connectfour.kif \
+		games/breakthrough.kif
 
 serve: $(STAMP)
 	$(BIN)/gdl-reasoner serve --games games

@@ -17,10 +17,12 @@ from client.values import (
 )
 
 __all__ = [
+    "Evaluation",
     "GddlFiles",
     "JointMove",
     "MatchResult",
     "MctsPlayer",
+    "PlanStep",
     "Player",
     "PlayoutResult",
     "RandomPlayer",

@@ -10,6 +10,7 @@ from reasoner.errors import (
     GdlError,
     GdlSyntaxError,
     GdlValidationError,
+    HeuristicError,
     IllegalMoveError,
     InvalidStateError,
     NoLegalMoveError,
@@ -55,6 +56,8 @@ def error_from_rpc(error: grpc.RpcError) -> ReasonerError:
             return IllegalMoveError(rest)
         if kind == "InvalidStateError":
             return InvalidStateError(rest)
+        if kind == "HeuristicError":
+            return HeuristicError(rest)
         parsed = _GDL_MESSAGE.match(message)
         if parsed is not None and parsed["kind"] in _GDL_ERRORS:
             line, column = parsed["line"], parsed["column"]

@@ -12,15 +12,17 @@ transparently when the server does not know the id (a restarted or evicting serv
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import grpc
 
 from client.errors import error_from_rpc
 from client.values import (
+    Evaluation,
     GddlFiles,
     JointMove,
+    PlanStep,
     SimulationResult,
     State,
     StateInfo,
@@ -246,6 +248,33 @@ class RemoteGame:
         g = r.gddl
         return GddlFiles(str(g.domain), str(g.problem), str(g.partition),
                          int(g.multi_actions), {str(k): str(v) for k, v in g.names.items()})
+
+    def evaluate(self, states: Sequence[State], role: str, heuristic: str,
+                 parameters: Mapping[str, object] | None = None, *, plan: bool = False,
+                 previous: State | None = None) -> list[Evaluation]:
+        """A heuristic's values of ``states`` for ``role`` (see ``EvaluateRequest`` in the
+        proto for the heuristics and their parameters), in one call."""
+        def request() -> pb.EvaluateRequest:
+            message = pb.EvaluateRequest(
+                game_id=self.id, role=role, heuristic=heuristic,
+                parameters={k: str(v) for k, v in (parameters or {}).items()},
+                states=[pb.State(fluents=s.fluents) for s in states], plan=plan)
+            if previous is not None:
+                message.previous.fluents.extend(previous.fluents)
+            return message
+
+        r = self._call("Evaluate", request)
+        return [Evaluation(e.value, tuple(
+            PlanStep(p.layer, p.cost, p.text, p.role,
+                     p.move_id if p.HasField("move_id") else None) for p in e.plan))
+            for e in r.evaluations]
+
+    def analyze(self) -> pb.AnalyzeGameResponse:
+        """What the heuristics see in the game: structures, turn-taking, teams, features
+        and the catalogue of heuristics (the ``AnalyzeGameResponse`` message)."""
+        found: pb.AnalyzeGameResponse = self._call(
+            "AnalyzeGame", lambda: pb.AnalyzeGameRequest(game_id=self.id))
+        return found
 
     def __repr__(self) -> str:
         return f"<RemoteGame {self.id[:12]} roles={list(self.roles)}>"

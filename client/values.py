@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["GddlFiles", "JointMove", "PlayoutResult", "SimulationResult", "State", "StateInfo"]
+__all__ = ["Evaluation", "GddlFiles", "JointMove", "PlanStep", "PlayoutResult", "SimulationResult",
+           "State", "StateInfo"]
 
 # One move id per role, in role order.
 JointMove = tuple[int, ...]
@@ -88,3 +89,23 @@ class GddlFiles:
     partition: str
     multi_actions: int
     names: dict[str, str]
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    """One paid rule of a relaxed plan: its layer and cost, what it makes true, and for a
+    move its role and move id."""
+
+    layer: int
+    cost: int
+    text: str
+    role: str = ""
+    move_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A heuristic's value of one state, with the relaxed plan when asked for."""
+
+    value: float
+    plan: tuple[PlanStep, ...] = ()

@@ -12,6 +12,7 @@ __all__ = [
     "GdlSyntaxError",
     "GdlValidationError",
     "GoalError",
+    "HeuristicError",
     "IllegalMoveError",
     "InvalidStateError",
     "NoLegalMoveError",
@@ -81,6 +82,11 @@ class ResourceLimitError(ReasonerError):
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None]]:
         return type(self), (str(self), self.bound, self.relation)
+
+
+class HeuristicError(ReasonerError):
+    """An unknown heuristic, a parameter out of its range, or a heuristic that does not
+    apply to the game or state asked about (the message names what is allowed)."""
 
 
 class ReferenceFailure(ReasonerError):

@@ -18,6 +18,7 @@ from reasoner.asp.machine import StateInfo
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
 from reasoner.engine.playout import random_playout, simulate
+from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.app import create_server
 from reasoner.server.registry import GameRegistry
 from reasoner.v1 import reasoner_pb2 as pb
@@ -79,12 +80,13 @@ class Server:
 @contextmanager
 def running_server(*, games: Path | None = None, max_games: int = 64, workers: int = 8,
                    max_message_mb: int = 16, limits: Limits | None = None,
-                   address: str = "127.0.0.1:0") -> Iterator[Server]:
+                   address: str = "127.0.0.1:0",
+                   heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS) -> Iterator[Server]:
     """A real server on a free port (``limits=None`` unless a test is about the limits, which
     keeps loads fast), with a channel that can send large requests; stopped on exit."""
     server, port, registry = create_server(address, games=games, max_games=max_games,
                                            workers=workers, max_message_mb=max_message_mb,
-                                           limits=limits)
+                                           limits=limits, heuristic_bounds=heuristic_bounds)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=[
         ("grpc.max_send_message_length", 64 * 1024 * 1024),
         ("grpc.max_receive_message_length", 64 * 1024 * 1024),

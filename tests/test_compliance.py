@@ -106,3 +106,34 @@ def test_fast_path_agrees_with_the_public_api(path: Path) -> None:
             assert [m.id for m in game.legal_moves(following, role)] == list(info.legal[index])
         assert game.is_terminal(following) == info.terminal
         state = following
+
+
+def test_heuristics_evaluate_the_initial_state(path: Path) -> None:
+    """Every heuristic of the catalogue that applies to the game evaluates the initial
+    state for every role: distances are >= 0 with h_max <= h_FF, f_JO lies in -50..50,
+    fuzzy and mobility in 0..1; only extended FF may refuse (not two players, or not one
+    role to move)."""
+    from reasoner.errors import HeuristicError
+    from reasoner.heuristics.catalogue import HEURISTICS, GameHeuristics
+
+    game = bundled(path.stem)
+    heuristics = GameHeuristics(game)
+    state = game.initial_state
+    for role in game.roles:
+        values: dict[str, float] = {}
+        for name in HEURISTICS:
+            if name == "feature":
+                continue
+            try:
+                values[name] = heuristics.evaluate(name, role, [state])[0].value
+            except HeuristicError as error:
+                assert name == "extended-ff", error
+                assert "two-player" in str(error) or "one role to move" in str(error)
+        assert 0 <= values["hmax"] <= values["hff"], role
+        assert values["hadd"] >= values["hmax"]
+        assert -50 <= values["fjo"] <= 50
+        assert 0 <= values["fuzzy"] <= 1 and 0 <= values["mobility"] <= 1
+        for feature in heuristics.analysis().features:
+            value = heuristics.evaluate("feature", role, [state], {"name": feature.name})[0]
+            low, high = heuristics.analysis().goal_ranges[role]
+            assert min(low, high) <= value.value <= max(low, high)

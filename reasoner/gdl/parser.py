@@ -30,7 +30,7 @@ from reasoner.gdl.syntax import (
     Variable,
 )
 
-__all__ = ["parse_game", "parse_term"]
+__all__ = ["parse_game", "parse_term", "parse_terms"]
 
 _CONNECTIVES = frozenset({"<=", "not", "distinct", "or"})
 # Deeper nesting is refused with a clear error; the recursion limit below covers it.
@@ -226,6 +226,13 @@ def parse_game(text: str, *, case_sensitive: bool = False) -> GameDescription:
     finally:
         if collecting:
             gc.enable()
+
+
+def parse_terms(text: str, *, case_sensitive: bool = False) -> tuple[Term, ...]:
+    """Parse a sequence of terms separated by white space, such as one step's moves
+    ``(mark 1 1) noop``."""
+    converter = _Converter(case_sensitive)
+    return tuple(converter.term(node) for node in _read_sexprs(text))
 
 
 def parse_term(text: str, *, case_sensitive: bool = False) -> Term:

@@ -18,6 +18,7 @@ from grpc_reflection.v1alpha import reflection
 
 from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError
+from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.registry import GameRegistry
 from reasoner.server.service import ReasonerService
 from reasoner.v1 import reasoner_pb2 as pb
@@ -84,6 +85,7 @@ def create_server(
     workers: int = 8,
     max_message_mb: int = 16,
     limits: Limits | None = DEFAULT_LIMITS,
+    heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
 ) -> tuple[grpc.Server, int, GameRegistry]:
     """Build and start a server; returns it, the bound port and its game registry.
 
@@ -96,6 +98,8 @@ def create_server(
         limits: Time and memory bounds for loading one game (None: unbounded). Bounded
             loads run in child processes of a fork server, so a script that calls this
             needs Python's `if __name__ == "__main__":` guard (multiprocessing's rule).
+        heuristic_bounds: How large a game's relaxed view may get (Evaluate answers
+            RESOURCE_EXHAUSTED beyond it).
     """
     registry = GameRegistry(max_games=max_games, limits=limits)
     if games is not None:
@@ -107,7 +111,7 @@ def create_server(
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
     )
-    server.add_generic_rpc_handlers((_handlers(ReasonerService(registry)),))
+    server.add_generic_rpc_handlers((_handlers(ReasonerService(registry, heuristic_bounds)),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+import math
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -20,6 +22,9 @@ from reasoner.engine.values import State
 from reasoner.errors import InvalidStateError, NoLegalMoveError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
+from reasoner.heuristics.analysis import GameAnalysis
+from reasoner.heuristics.catalogue import HEURISTICS, GameHeuristics
+from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.instantiate.gddl import GddlGame
 from reasoner.instantiate.ground_game import (
     InstantiatedGame,
@@ -43,6 +48,7 @@ Handler = Callable[[Any, Request, grpc.ServicerContext], Response]
 
 MAX_PLAYOUTS = 1_000_000
 MAX_EXPAND_CHILDREN = 100_000
+MAX_EVALUATE_STATES = 10_000
 DEFAULT_MAX_STEPS = 1000
 
 
@@ -124,10 +130,14 @@ def _check_time(context: grpc.ServicerContext) -> None:
 class ReasonerService(pb_grpc.ReasonerServicer):
     """Serves the games of one registry."""
 
-    def __init__(self, registry: GameRegistry) -> None:
+    def __init__(self, registry: GameRegistry,
+                 heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS) -> None:
         self._registry = registry
+        self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
         self._supersets: dict[str, pb.SupersetsResponse] = {}
+        self._heuristics: dict[str, GameHeuristics] = {}
+        self._heuristics_lock = threading.Lock()
 
     def _info(self, loaded: LoadedGame) -> pb.GameInfo:
         message = self._game_messages.get(loaded.id)
@@ -313,3 +323,87 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             program=translation.game_program,
             relaxed_program=translation.relaxed_program if request.relaxed else "",
             warnings=[str(w) for w in warnings])
+
+    def _game_heuristics(self, loaded: LoadedGame) -> GameHeuristics:
+        """The heuristics of a loaded game, built on first use (and dropped with the game)."""
+        with self._heuristics_lock:
+            found = self._heuristics.get(loaded.id)
+            if found is None:
+                live = set(self._registry.ids())
+                self._heuristics = {k: v for k, v in self._heuristics.items() if k in live}
+                found = self._heuristics[loaded.id] = GameHeuristics(
+                    loaded.game, self._heuristic_bounds)
+            return found
+
+    @_rpc
+    def Evaluate(self, request: pb.EvaluateRequest,
+                 context: grpc.ServicerContext) -> pb.EvaluateResponse:
+        loaded = self._registry.get(request.game_id)
+        game = loaded.game
+        if len(request.states) > MAX_EVALUATE_STATES:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"at most {MAX_EVALUATE_STATES:,} states per request, got "
+                               f"{len(request.states):,}")
+        states = [_state(game, message) for message in request.states]
+        previous = _state(game, request.previous) if request.HasField("previous") else None
+        start = time.perf_counter()
+        found = self._game_heuristics(loaded).evaluate(
+            request.heuristic, request.role, states, dict(request.parameters),
+            plan=request.plan, previous=previous, check=lambda: _check_time(context))
+        move_ids = {(m.role, m.text): m.id for m in game.all_moves}
+        evaluations = []
+        for evaluation in found:
+            plan = [pb.PlanStep(layer=step.layer, cost=step.cost, text=step.text,
+                                role=step.role,
+                                move_id=move_ids.get((step.role, step.move)))
+                    for step in evaluation.plan]
+            value = evaluation.value if not math.isnan(evaluation.value) else 0.0
+            evaluations.append(pb.Evaluation(value=value, plan=plan))
+        return pb.EvaluateResponse(evaluations=evaluations,
+                                   elapsed_ms=(time.perf_counter() - start) * 1e3)
+
+    @_rpc
+    def AnalyzeGame(self, request: pb.AnalyzeGameRequest,
+                    context: grpc.ServicerContext) -> pb.AnalyzeGameResponse:
+        loaded = self._registry.get(request.game_id)
+        start = time.perf_counter()
+        analysis = self._game_heuristics(loaded).analysis()
+        response = _analysis_message(analysis)
+        response.elapsed_ms = (time.perf_counter() - start) * 1e3
+        return response
+
+
+def _analysis_message(analysis: GameAnalysis) -> pb.AnalyzeGameResponse:
+    """The analysis of a game, with the catalogue of heuristics."""
+    found = analysis.structures
+    message = pb.AnalyzeGameResponse
+    return message(
+        successors=[message.Chain(relation=o.relation, elements=o.elements)
+                    for o in found.successors],
+        orders=[message.Order(relation=o.relation, pairs=len(o.pairs),
+                              successor=o.ordering.relation if o.ordering else "")
+                for o in found.orders],
+        step_counters=[message.StepCounter(function=c.function,
+                                           successor=c.ordering.relation)
+                       for c in found.step_counters],
+        boards=[message.Board(function=b.function, arity=b.arity, inputs=b.inputs,
+                              outputs=b.outputs,
+                              orderings=[o.relation if o else "" for o in b.orderings],
+                              cells=b.cells, markers=b.markers, pieces=b.pieces)
+                for b in found.boards],
+        quantities=[message.Quantity(function=q.function, arity=q.arity,
+                                     position=q.position, successor=q.ordering.relation)
+                    for q in found.quantities],
+        turn_taking=found.turn_taking,
+        noop_moves=[message.RoleNoops(role=role, moves=moves)
+                    for role, moves in found.noop_moves.items()],
+        teams=[message.Team(roles=team) for team in found.teams],
+        features=[message.Feature(name=f.name, description=f.description)
+                  for f in analysis.features],
+        heuristics=[message.Heuristic(
+            name=h.name, summary=h.summary, plans=h.plans,
+            parameters=[message.Parameter(name=p.name, allowed=p.allowed,
+                                          default="" if p.default is None else str(p.default))
+                        for p in h.parameters])
+            for h in HEURISTICS.values()],
+        states_seen=found.states_seen, terminal_states_seen=found.terminal_states_seen)

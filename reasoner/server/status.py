@@ -8,6 +8,7 @@ from reasoner.engine.limits import BoundedCrash
 from reasoner.errors import (
     GdlError,
     GoalError,
+    HeuristicError,
     IllegalMoveError,
     InvalidStateError,
     ReasonerError,
@@ -36,7 +37,7 @@ def status_of(error: BaseException) -> tuple[grpc.StatusCode, str]:
         return error.code, str(error)
     if isinstance(error, GdlError):
         return grpc.StatusCode.INVALID_ARGUMENT, f"{type(error).__name__}: {error}"
-    if isinstance(error, IllegalMoveError | InvalidStateError):
+    if isinstance(error, IllegalMoveError | InvalidStateError | HeuristicError):
         return grpc.StatusCode.INVALID_ARGUMENT, f"{type(error).__name__}: {error}"
     if isinstance(error, UnknownGameError):
         return grpc.StatusCode.NOT_FOUND, str(error)

@@ -412,3 +412,186 @@ class InstantiationStatistics(_message.Message):
     elapsed_ms: float
     peak_memory_mb: float
     def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ...) -> None: ...
+
+class EvaluateRequest(_message.Message):
+    __slots__ = ("game_id", "role", "heuristic", "parameters", "states", "plan", "previous")
+    class ParametersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    HEURISTIC_FIELD_NUMBER: _ClassVar[int]
+    PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
+    PREVIOUS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    role: str
+    heuristic: str
+    parameters: _containers.ScalarMap[str, str]
+    states: _containers.RepeatedCompositeFieldContainer[State]
+    plan: bool
+    previous: State
+    def __init__(self, game_id: _Optional[str] = ..., role: _Optional[str] = ..., heuristic: _Optional[str] = ..., parameters: _Optional[_Mapping[str, str]] = ..., states: _Optional[_Iterable[_Union[State, _Mapping]]] = ..., plan: _Optional[bool] = ..., previous: _Optional[_Union[State, _Mapping]] = ...) -> None: ...
+
+class EvaluateResponse(_message.Message):
+    __slots__ = ("evaluations", "elapsed_ms")
+    EVALUATIONS_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    evaluations: _containers.RepeatedCompositeFieldContainer[Evaluation]
+    elapsed_ms: float
+    def __init__(self, evaluations: _Optional[_Iterable[_Union[Evaluation, _Mapping]]] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class Evaluation(_message.Message):
+    __slots__ = ("value", "plan")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
+    value: float
+    plan: _containers.RepeatedCompositeFieldContainer[PlanStep]
+    def __init__(self, value: _Optional[float] = ..., plan: _Optional[_Iterable[_Union[PlanStep, _Mapping]]] = ...) -> None: ...
+
+class PlanStep(_message.Message):
+    __slots__ = ("layer", "cost", "text", "role", "move_id")
+    LAYER_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    layer: int
+    cost: int
+    text: str
+    role: str
+    move_id: int
+    def __init__(self, layer: _Optional[int] = ..., cost: _Optional[int] = ..., text: _Optional[str] = ..., role: _Optional[str] = ..., move_id: _Optional[int] = ...) -> None: ...
+
+class AnalyzeGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class AnalyzeGameResponse(_message.Message):
+    __slots__ = ("successors", "orders", "step_counters", "boards", "quantities", "turn_taking", "noop_moves", "teams", "features", "heuristics", "states_seen", "terminal_states_seen", "elapsed_ms")
+    class Chain(_message.Message):
+        __slots__ = ("relation", "elements")
+        RELATION_FIELD_NUMBER: _ClassVar[int]
+        ELEMENTS_FIELD_NUMBER: _ClassVar[int]
+        relation: str
+        elements: _containers.RepeatedScalarFieldContainer[str]
+        def __init__(self, relation: _Optional[str] = ..., elements: _Optional[_Iterable[str]] = ...) -> None: ...
+    class Order(_message.Message):
+        __slots__ = ("relation", "pairs", "successor")
+        RELATION_FIELD_NUMBER: _ClassVar[int]
+        PAIRS_FIELD_NUMBER: _ClassVar[int]
+        SUCCESSOR_FIELD_NUMBER: _ClassVar[int]
+        relation: str
+        pairs: int
+        successor: str
+        def __init__(self, relation: _Optional[str] = ..., pairs: _Optional[int] = ..., successor: _Optional[str] = ...) -> None: ...
+    class StepCounter(_message.Message):
+        __slots__ = ("function", "successor")
+        FUNCTION_FIELD_NUMBER: _ClassVar[int]
+        SUCCESSOR_FIELD_NUMBER: _ClassVar[int]
+        function: str
+        successor: str
+        def __init__(self, function: _Optional[str] = ..., successor: _Optional[str] = ...) -> None: ...
+    class Board(_message.Message):
+        __slots__ = ("function", "arity", "inputs", "outputs", "orderings", "cells", "markers", "pieces")
+        FUNCTION_FIELD_NUMBER: _ClassVar[int]
+        ARITY_FIELD_NUMBER: _ClassVar[int]
+        INPUTS_FIELD_NUMBER: _ClassVar[int]
+        OUTPUTS_FIELD_NUMBER: _ClassVar[int]
+        ORDERINGS_FIELD_NUMBER: _ClassVar[int]
+        CELLS_FIELD_NUMBER: _ClassVar[int]
+        MARKERS_FIELD_NUMBER: _ClassVar[int]
+        PIECES_FIELD_NUMBER: _ClassVar[int]
+        function: str
+        arity: int
+        inputs: _containers.RepeatedScalarFieldContainer[int]
+        outputs: _containers.RepeatedScalarFieldContainer[int]
+        orderings: _containers.RepeatedScalarFieldContainer[str]
+        cells: int
+        markers: _containers.RepeatedScalarFieldContainer[str]
+        pieces: _containers.RepeatedScalarFieldContainer[str]
+        def __init__(self, function: _Optional[str] = ..., arity: _Optional[int] = ..., inputs: _Optional[_Iterable[int]] = ..., outputs: _Optional[_Iterable[int]] = ..., orderings: _Optional[_Iterable[str]] = ..., cells: _Optional[int] = ..., markers: _Optional[_Iterable[str]] = ..., pieces: _Optional[_Iterable[str]] = ...) -> None: ...
+    class Quantity(_message.Message):
+        __slots__ = ("function", "arity", "position", "successor")
+        FUNCTION_FIELD_NUMBER: _ClassVar[int]
+        ARITY_FIELD_NUMBER: _ClassVar[int]
+        POSITION_FIELD_NUMBER: _ClassVar[int]
+        SUCCESSOR_FIELD_NUMBER: _ClassVar[int]
+        function: str
+        arity: int
+        position: int
+        successor: str
+        def __init__(self, function: _Optional[str] = ..., arity: _Optional[int] = ..., position: _Optional[int] = ..., successor: _Optional[str] = ...) -> None: ...
+    class RoleNoops(_message.Message):
+        __slots__ = ("role", "moves")
+        ROLE_FIELD_NUMBER: _ClassVar[int]
+        MOVES_FIELD_NUMBER: _ClassVar[int]
+        role: str
+        moves: _containers.RepeatedScalarFieldContainer[str]
+        def __init__(self, role: _Optional[str] = ..., moves: _Optional[_Iterable[str]] = ...) -> None: ...
+    class Team(_message.Message):
+        __slots__ = ("roles",)
+        ROLES_FIELD_NUMBER: _ClassVar[int]
+        roles: _containers.RepeatedScalarFieldContainer[str]
+        def __init__(self, roles: _Optional[_Iterable[str]] = ...) -> None: ...
+    class Feature(_message.Message):
+        __slots__ = ("name", "description")
+        NAME_FIELD_NUMBER: _ClassVar[int]
+        DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+        name: str
+        description: str
+        def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    class Parameter(_message.Message):
+        __slots__ = ("name", "default", "allowed")
+        NAME_FIELD_NUMBER: _ClassVar[int]
+        DEFAULT_FIELD_NUMBER: _ClassVar[int]
+        ALLOWED_FIELD_NUMBER: _ClassVar[int]
+        name: str
+        default: str
+        allowed: str
+        def __init__(self, name: _Optional[str] = ..., default: _Optional[str] = ..., allowed: _Optional[str] = ...) -> None: ...
+    class Heuristic(_message.Message):
+        __slots__ = ("name", "summary", "parameters", "plans")
+        NAME_FIELD_NUMBER: _ClassVar[int]
+        SUMMARY_FIELD_NUMBER: _ClassVar[int]
+        PARAMETERS_FIELD_NUMBER: _ClassVar[int]
+        PLANS_FIELD_NUMBER: _ClassVar[int]
+        name: str
+        summary: str
+        parameters: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Parameter]
+        plans: bool
+        def __init__(self, name: _Optional[str] = ..., summary: _Optional[str] = ..., parameters: _Optional[_Iterable[_Union[AnalyzeGameResponse.Parameter, _Mapping]]] = ..., plans: _Optional[bool] = ...) -> None: ...
+    SUCCESSORS_FIELD_NUMBER: _ClassVar[int]
+    ORDERS_FIELD_NUMBER: _ClassVar[int]
+    STEP_COUNTERS_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    QUANTITIES_FIELD_NUMBER: _ClassVar[int]
+    TURN_TAKING_FIELD_NUMBER: _ClassVar[int]
+    NOOP_MOVES_FIELD_NUMBER: _ClassVar[int]
+    TEAMS_FIELD_NUMBER: _ClassVar[int]
+    FEATURES_FIELD_NUMBER: _ClassVar[int]
+    HEURISTICS_FIELD_NUMBER: _ClassVar[int]
+    STATES_SEEN_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_STATES_SEEN_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    successors: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Chain]
+    orders: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Order]
+    step_counters: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.StepCounter]
+    boards: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Board]
+    quantities: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Quantity]
+    turn_taking: bool
+    noop_moves: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.RoleNoops]
+    teams: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Team]
+    features: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Feature]
+    heuristics: _containers.RepeatedCompositeFieldContainer[AnalyzeGameResponse.Heuristic]
+    states_seen: int
+    terminal_states_seen: int
+    elapsed_ms: float
+    def __init__(self, successors: _Optional[_Iterable[_Union[AnalyzeGameResponse.Chain, _Mapping]]] = ..., orders: _Optional[_Iterable[_Union[AnalyzeGameResponse.Order, _Mapping]]] = ..., step_counters: _Optional[_Iterable[_Union[AnalyzeGameResponse.StepCounter, _Mapping]]] = ..., boards: _Optional[_Iterable[_Union[AnalyzeGameResponse.Board, _Mapping]]] = ..., quantities: _Optional[_Iterable[_Union[AnalyzeGameResponse.Quantity, _Mapping]]] = ..., turn_taking: _Optional[bool] = ..., noop_moves: _Optional[_Iterable[_Union[AnalyzeGameResponse.RoleNoops, _Mapping]]] = ..., teams: _Optional[_Iterable[_Union[AnalyzeGameResponse.Team, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[AnalyzeGameResponse.Feature, _Mapping]]] = ..., heuristics: _Optional[_Iterable[_Union[AnalyzeGameResponse.Heuristic, _Mapping]]] = ..., states_seen: _Optional[int] = ..., terminal_states_seen: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...

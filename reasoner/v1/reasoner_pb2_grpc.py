@@ -90,6 +90,16 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateResponse.FromString,
                 _registered_method=True)
+        self.Evaluate = channel.unary_unary(
+                '/reasoner.v1.Reasoner/Evaluate',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.EvaluateRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.EvaluateResponse.FromString,
+                _registered_method=True)
+        self.AnalyzeGame = channel.unary_unary(
+                '/reasoner.v1.Reasoner/AnalyzeGame',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameResponse.FromString,
+                _registered_method=True)
 
 
 class ReasonerServicer:
@@ -179,6 +189,26 @@ class ReasonerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Evaluate(self, request, context):
+        """Heuristic values of a batch of states for one role (see EvaluateRequest.heuristic).
+        INVALID_ARGUMENT for an unknown heuristic, parameter or role, a parameter out of range
+        or a heuristic that does not apply (the message lists what is allowed);
+        RESOURCE_EXHAUSTED when the game is too large for the heuristic's structures.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnalyzeGame(self, request, context):
+        """What the heuristics see in a game: successor chains, order relations, step counters,
+        boards with their markers and pieces, quantities (from the rules and seeded random
+        playouts), turn-taking with the noop moves, teams, the Kuhlmann features, and the
+        heuristics with their parameters.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReasonerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -236,6 +266,16 @@ def add_ReasonerServicer_to_server(servicer, server):
                     servicer.Instantiate,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.InstantiateResponse.SerializeToString,
+            ),
+            'Evaluate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Evaluate,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.EvaluateRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.EvaluateResponse.SerializeToString,
+            ),
+            'AnalyzeGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeGame,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -536,6 +576,60 @@ class Reasoner:
             '/reasoner.v1.Reasoner/Instantiate',
             reasoner_dot_v1_dot_reasoner__pb2.InstantiateRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.InstantiateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Evaluate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/Evaluate',
+            reasoner_dot_v1_dot_reasoner__pb2.EvaluateRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.EvaluateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/AnalyzeGame',
+            reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,14 @@
+"""Heuristic values of game states (SPEC section 5), computed by the service so that players
+need no game knowledge of their own.
+
+* :mod:`~reasoner.heuristics.relaxed`: the game as a delete-relaxed planning task;
+  :mod:`~reasoner.heuristics.planning`: h_max, h_add, h_FF with its plan, extended FF;
+  :mod:`~reasoner.heuristics.distances`: goal distances of states and f_JO;
+* :mod:`~reasoner.heuristics.fuzzy`: fuzzy goal evaluation;
+* :mod:`~reasoner.heuristics.structures`, :mod:`~reasoner.heuristics.features`,
+  :mod:`~reasoner.heuristics.mobility`, :mod:`~reasoner.heuristics.analysis`: structures,
+  Kuhlmann features, mobility and novelty;
+* :mod:`~reasoner.heuristics.catalogue`: the heuristics by name, their parameters, and
+  batched evaluation per game (what the ``Evaluate`` rpc and ``gdl-reasoner evaluate``
+  call).
+"""
