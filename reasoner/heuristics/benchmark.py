@@ -142,3 +142,32 @@ def greedy_against_random(heuristics: GameHeuristics, name: str | None, matches:
         else:
             losses += 1
     return MatchTally(matches, wins, draws, losses, total / matches if matches else 0.0)
+
+
+def check_file_heuristics(text: str, states: int = 3, seed: int = 0) -> dict[str, str]:
+    """Evaluate every heuristic (except per-feature ones) on the initial state and a few
+    sampled states of a game, for every role: what a corpus sweep runs per file (in a
+    bounded child). Returns per heuristic "ok" or the clean refusal it gave
+    (``HeuristicError``/``ResourceLimitError``: ``"refused: ..."``); anything else raises.
+    """
+    from reasoner.errors import HeuristicError, ResourceLimitError
+    from reasoner.heuristics.catalogue import HEURISTICS
+
+    game = Game.from_gdl(text)
+    heuristics = GameHeuristics(game)
+    sampled = [game.initial_state, *sample_states(game, states, seed=seed, max_steps=60)]
+    fates: dict[str, str] = {}
+    for name in HEURISTICS:
+        if name == "feature":
+            continue
+        try:
+            for role in game.roles:
+                found = heuristics.evaluate(name, role, sampled)
+                if any(e.value != e.value for e in found):  # NaN
+                    raise AssertionError(f"{name} gave NaN for {role}")
+            fates[name] = "ok"
+        except (HeuristicError, ResourceLimitError) as error:
+            fates[name] = f"refused: {type(error).__name__}: {error}"
+    analysis = heuristics.analysis()
+    fates["analysis"] = f"ok: {len(analysis.features)} feature(s)"
+    return fates

@@ -111,7 +111,7 @@ from reasoner.heuristics.structures import (
     Quantity,
     Structures,
 )
-from reasoner.propnet.network import FALSE, TRUE, Network, _fold
+from reasoner.propnet.network import FALSE, TRUE, Network, fold_rules
 
 __all__ = [
     "DEFAULT_MAX_GATES",
@@ -484,7 +484,7 @@ def _graph_from_grounding(game: Game, orders: Sequence[OrderRelation],
         if found is not None and not found.is_fact and found.literal not in inputs:
             inputs[found.literal] = fluents + len(statics)
             statics.append((value, holds))
-    folded = _fold(observer.rules, inputs, lambda: None)
+    folded = fold_rules(observer.rules, inputs, lambda: None)
 
     def output(symbol: clingo.Symbol) -> int:
         found = atoms[symbol]

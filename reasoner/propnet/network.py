@@ -34,7 +34,8 @@ from reasoner.asp.translate import Translation
 from reasoner.errors import GdlValidationError, ResourceLimitError
 from reasoner.gdl.components import strongly_connected_components
 
-__all__ = ["FALSE", "TRUE", "Body", "Network", "NetworkBounds", "NetworkSize", "build_network"]
+__all__ = ["FALSE", "TRUE", "Body", "FoldedRules", "Network", "NetworkBounds", "NetworkSize",
+           "build_network", "fold_rules"]
 
 # Constant signals: outputs that the folding decided.
 TRUE = -1
@@ -201,7 +202,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
             goal_symbols.append((role_number, value_term.number,
                                  TRUE if found.is_fact else found.literal))
 
-    folded = _fold(recorder.rules, atom_signal, lambda: _check_time(start, deadline, bounds))
+    folded = fold_rules(recorder.rules, atom_signal, lambda: _check_time(start, deadline, bounds))
 
     def output(atom: int) -> int:
         """An output's atom after folding, or a constant."""
@@ -314,13 +315,15 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
 
 
 @dataclass
-class _Folded:
+class FoldedRules:
+    """Ground rules after constant folding (see :func:`fold_rules`)."""
+
     bodies: dict[int, list[tuple[int, ...]]]  # atom -> bodies (program literals)
     constant: dict[int, int]  # atom -> TRUE or FALSE
 
 
-def _fold(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
-          inputs: dict[int, int], check: Callable[[], None]) -> _Folded:
+def fold_rules(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
+          inputs: dict[int, int], check: Callable[[], None]) -> FoldedRules:
     """Constant folding: an atom with an empty body holds; an atom without rules (and not an
     input) never does; literals over decided atoms leave the bodies that read them, and a
     body with a false literal goes. Repeated until nothing changes."""
@@ -374,7 +377,7 @@ def _fold(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
                 changed = True
     for atom in constant:
         del bodies[atom]
-    return _Folded(dict(bodies), constant)
+    return FoldedRules(dict(bodies), constant)
 
 
 def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
