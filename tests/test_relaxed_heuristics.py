@@ -257,3 +257,16 @@ def test_view_is_built_for_a_game_on_the_clingo_backend() -> None:
     assert on_clingo.network is None
     state = _ttt_play(on_clingo, on_clingo.initial_state, "a1")
     assert _distances(on_clingo).f_jo(state, "xplayer")[0] == pytest.approx(25 / 3)
+
+
+def test_pieces_vanish_only_by_moves_that_take_them() -> None:
+    """ggp.org's 8x8 breakthrough keeps a piece by a frame rule "some move is made
+    elsewhere". Were each negated move literal free, every black piece could vanish while
+    nobody moves and white's win ("black has no pieces") would be 0 away. Deletions come
+    from single moves, so the win is a pawn's six steps to the last row, and the relaxed
+    plan is white's moves alone."""
+    game = _corpus_game("breakthrough.kif")
+    value, plan = _distances(game).distance(game.initial_state, "white", "hff", plan=True)
+    assert value == 6
+    assert {step.role for step in plan} == {"white"}
+    assert [step.move.split()[3] for step in plan] == ["3", "4", "5", "6", "7", "8)"]

@@ -31,6 +31,7 @@ from reasoner.heuristics.relaxed import MOVE, RelaxedGame
 __all__ = ["DISTANCES", "GoalDistances", "PlanStep"]
 
 DISTANCES = ("hmax", "hadd", "hff")
+_EXTRACTED = 4  # alternatives of a goal formula whose relaxed plans are extracted
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ class GoalDistances:
             additive = kind == "hadd"
             costs = cost_distances(self.view.task, initial, additive=additive)
             return min(formula_cost(costs, f, additive=additive) for f in formulas), ()
-        found = _best_plan(LayeredGraph(self.view.task, initial), formulas)
+        graph = LayeredGraph(self.view.task, initial, stop_when=[formulas])
+        found = _best_plan(graph, formulas)
         return found.value, self.plan_steps(found) if plan else ()
 
     def f_jo(self, state: State, role: str, *, plan: bool = False
@@ -100,10 +102,13 @@ class GoalDistances:
         if info.terminal:
             values = info.goals[index]
             return float(values[0] if len(values) == 1 else 0) - 50.0, ()
-        graph = LayeredGraph(self.view.task, self.view.initial_facts(state.bits))
+        values = self.view.goal_values(index)
+        groups = [found for found in (self.view.goal_formulas(index, v) for v in values)
+                  if found]
+        graph = LayeredGraph(self.view.task, self.view.initial_facts(state.bits),
+                             stop_when=groups)
         total = 0.0
         steps: tuple[PlanStep, ...] = ()
-        values = self.view.goal_values(index)
         for value in values:
             formulas = self.view.goal_formulas(index, value)
             if not formulas:
@@ -189,10 +194,18 @@ class GoalDistances:
 
 
 def _best_plan(graph: LayeredGraph, formulas: Sequence[tuple[int, ...]]) -> RelaxedPlan:
-    """The cheapest plan over the alternatives of a goal formula (the first on ties)."""
+    """The cheapest plan over the alternatives of a goal formula: plans are extracted for
+    the :data:`_EXTRACTED` alternatives that hold earliest in the graph (by their last and
+    then their summed first layers), the first of them on ties."""
+    level = graph.level
+    ranked: list[tuple[int, int, int]] = []
+    for number, formula in enumerate(formulas):
+        levels = [level[fact] for fact in formula]
+        if all(found >= 0 for found in levels):
+            ranked.append((max(levels, default=0), sum(levels), number))
     best = RelaxedPlan(INFINITY)
-    for formula in formulas:
-        found = graph.extract(formula)
+    for _, _, number in sorted(ranked)[:_EXTRACTED]:
+        found = graph.extract(formulas[number])
         if found.value < best.value:
             best = found
     return best

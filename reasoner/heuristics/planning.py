@@ -163,21 +163,24 @@ class LayeredGraph:
 
     ``allowed(rule, layer)`` restricts which rules fire in which layer (all of them for
     plain h_FF; one player's moves per layer for the extended heuristic). Layers are built
-    until nothing new is reached, or until every fact of ``stop_when`` holds.
+    until nothing new is reached, or until every group of ``stop_when`` has an alternative
+    (a conjunction of facts) that holds; the graph is then complete up to that layer.
     """
 
     def __init__(self, task: PlanningTask, initial: Iterable[int], *,
                  allowed: Callable[[int, int], bool] | None = None,
-                 stop_when: Iterable[int] = (), max_layers: int = 100_000) -> None:
+                 stop_when: Sequence[Sequence[Sequence[int]]] = (),
+                 max_layers: int = 100_000) -> None:
         self.task = task
         level = [-1] * task.facts
         self.level = level
+        stop = _StopCondition(stop_when)
         frontier: list[int] = []
         for fact in initial:
             if level[fact] < 0:
                 level[fact] = 0
                 frontier.append(fact)
-        wanted = {fact for fact in stop_when if level[fact] < 0}
+                stop.reached(fact)
         waiting = list(task.pre_count)
         ready: list[int] = list(task.unconditional)
         pending: list[int] = []  # applicable rules waiting for their player's layer
@@ -202,10 +205,10 @@ class LayeredGraph:
                 if level[effect] < 0:
                     level[effect] = layer + 1
                     frontier.append(effect)
-                    wanted.discard(effect)
+                    stop.reached(effect)
             ready = []
             layer += 1
-            if stop_when and not wanted:
+            if stop.done:
                 break
             if not frontier and not any(level[effect_of[r]] < 0 for r in pending):
                 break
@@ -272,6 +275,35 @@ class LayeredGraph:
         return best
 
 
+class _StopCondition:
+    """Counts down, per alternative, the facts not reached yet."""
+
+    def __init__(self, groups: Sequence[Sequence[Sequence[int]]]) -> None:
+        self._missing: list[int] = []
+        self._group: list[int] = []
+        self._by_fact: dict[int, list[int]] = {}
+        self._open = set(range(len(groups)))
+        for number, alternatives in enumerate(groups):
+            for alternative in alternatives:
+                facts = set(alternative)
+                index = len(self._missing)
+                self._missing.append(len(facts))
+                self._group.append(number)
+                if not facts:
+                    self._open.discard(number)
+                for fact in facts:
+                    self._by_fact.setdefault(fact, []).append(index)
+        self.done = bool(groups) and not self._open
+
+    def reached(self, fact: int) -> None:
+        for index in self._by_fact.get(fact, ()):
+            self._missing[index] -= 1
+            if self._missing[index] == 0:
+                self._open.discard(self._group[index])
+                if not self._open:
+                    self.done = True
+
+
 def extended_ff(task: PlanningTask, initial: Iterable[int], goal: Sequence[int], *,
                 mover: int, other: int, shared_rule: Callable[[int, int], bool]
                 ) -> tuple[float, RelaxedPlan]:
@@ -289,7 +321,7 @@ def extended_ff(task: PlanningTask, initial: Iterable[int], goal: Sequence[int],
         who = owner[rule]
         return who == SHARED or who == (mover if layer % 2 == 0 else other)
 
-    graph = LayeredGraph(task, initial, allowed=allowed, stop_when=goal)
+    graph = LayeredGraph(task, initial, allowed=allowed, stop_when=[[goal]])
     plan = graph.extract(goal)
     if not plan.reachable:
         return INFINITY, plan

@@ -36,6 +36,11 @@ from reasoner.propnet.network import FALSE, TRUE, Body, Network, NetworkBounds
 __all__ = ["DEFAULT_VIEW_BOUNDS", "RelaxedGame", "ViewBounds", "relaxed_network"]
 
 MOVE, EFFECT, WORLD, DERIVED, NEGATION = "move", "effect", "world", "derived", "negation"
+_MAX_INLINED = 20_000  # bodies of a next formula with its move-dependent atoms inlined
+_MISSING = object()
+# A body of a next formula with moves inlined: state literals that hold, state literals
+# that do not, moves made, moves not made (move numbers).
+_MoveBody = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _MAX_JOINS = 4096  # goal bodies times terminal bodies distributed at most
 
 
@@ -96,6 +101,9 @@ class RelaxedGame:
         self._negation: dict[int, int] = {}  # signal -> its negation variable
         self._pending: list[int] = []  # signals whose negation still needs its rules
         self._effects: dict[int, frozenset[int]] = {}
+        self._inlined: dict[int, object] = {}
+        self._failing_cache: dict[tuple[object, ...], list[int] | None] = {}
+        self._clauses: dict[tuple[int, ...], int] = {}
         self._readers: dict[int, list[int]] | None = None
         read = self._read_signals()
         self.noop = tuple(self._fluents + m not in read for m in range(self._moves))
@@ -149,7 +157,10 @@ class RelaxedGame:
                     joined[facts] = None
         return tuple(joined)
 
-    def _alternatives(self, signal: int) -> list[tuple[int, ...]]:
+    def _alternatives(self, signal: int, depth: int = 3) -> list[tuple[int, ...]]:
+        """A signal's formula in disjunctive form: its rule bodies, with auxiliary atoms
+        that have several bodies expanded in turn (``depth`` levels, while the joins stay
+        under :data:`_MAX_JOINS`)."""
         if signal == FALSE:
             return []
         if signal == TRUE:
@@ -158,9 +169,22 @@ class RelaxedGame:
             return [(signal,)]
         found: list[tuple[int, ...]] = []
         for index in self.network.node_bodies[signal - self._inputs]:
-            pre = self._pre(self.network.bodies[index])
-            if pre is not None:
-                found.append(tuple(pre))
+            body = self.network.bodies[index]
+            pre = self._pre(body)
+            if pre is None:
+                continue
+            partial: list[tuple[int, ...]] = [()]
+            for fact in pre:
+                options: list[tuple[int, ...]] = [(fact,)]
+                if depth > 1 and fact in body.positive and fact >= self._inputs and len(
+                        self.network.node_bodies[fact - self._inputs]) > 1:
+                    expanded = self._alternatives(fact, depth - 1)
+                    if len(partial) * len(expanded) <= _MAX_JOINS:
+                        options = expanded
+                partial = [a + b for a in partial for b in options]
+            found.extend(partial)
+            if len(found) > _MAX_JOINS:
+                return [(signal,)]
         return found
 
     def _contradictory(self, facts: tuple[int, ...]) -> bool:
@@ -348,6 +372,8 @@ class RelaxedGame:
         """Rules reaching ``not signal``: the dual of the signal's formula."""
         target = self._negation[signal]
         if signal < self._fluents:  # a fluent fails next when its next formula fails
+            if self._deletion_rules(signal, target):
+                return
             negated = self._negated(self.network.next[signal])
             if negated is not None:
                 self._add(target, [] if negated < 0 else [negated], 0, NEGATION)
@@ -396,6 +422,140 @@ class RelaxedGame:
                 self._add(clause, [option], 0, NEGATION)
             pre.append(clause)
         self._add(target, pre, 0, NEGATION)
+
+    # -- deletion by moves ----------------------------------------------------------------
+
+    def _deletion_rules(self, fluent: int, target: int) -> bool:
+        """Rules reaching ``not fluent`` when its next formula reads moves: which single
+        move, made while the other roles do nothing, makes every next rule of the fluent
+        fail (given what the state must then also lack). A frame rule such as tic-tac-toe's
+        "a blank cell stays blank when some mark is made elsewhere" then deletes the blank
+        only by a mark on that cell; treating each negated move literal on its own would let
+        the blank vanish when nobody marks anything, which no real joint move does. False
+        when the formula reads no move or is too large to inline (the caller falls back to
+        the dual formula)."""
+        found = self._move_bodies(self.network.next[fluent])
+        if found is None or not any(b[2] or b[3] for b in found):
+            return False
+        by_move: dict[int, list[_MoveBody]] = {}
+        unmoved: list[_MoveBody] = []
+        mentioned: set[int] = set()
+        for body in found:
+            positive_moves = body[2]
+            if len(positive_moves) > 1:
+                continue  # two moves at once never happen while the others do nothing
+            if positive_moves:
+                by_move.setdefault(positive_moves[0], []).append(body)
+                mentioned.add(positive_moves[0])
+            else:
+                unmoved.append(body)
+                mentioned.update(body[3])
+        first_move = self._fluents
+        for move in range(self._moves):
+            if self.noop[move]:
+                continue  # a noop is what a role does while another one moves
+            if move in mentioned:
+                surviving = by_move.get(move, []) + [b for b in unmoved if move not in b[3]]
+            else:
+                surviving = unmoved
+            pre = self._failing(surviving, fluent)
+            if pre is not None:
+                self._add(target, [first_move + move, *pre], 0, NEGATION)
+        return True
+
+    def _failing(self, bodies: Sequence[_MoveBody], fluent: int) -> list[int] | None:
+        """Preconditions under which every body (moves already decided) fails: one clause
+        per body; None when a body cannot fail (a bare frame rule ``true(f)`` for ``f``)."""
+        key = tuple(sorted((b[0], b[1]) for b in bodies))
+        if key in self._failing_cache:
+            return self._failing_cache[key]
+        pre: list[int] | None = []
+        for positive, negative, _, _ in bodies:
+            options: list[int] = []
+            free = False
+            for literal in positive:
+                if literal == fluent:
+                    continue  # the fluent's own absence is the goal, not a way to it
+                negated = self._negated(literal)
+                if negated is not None and negated < 0:
+                    free = True
+                    break
+                if negated is not None:
+                    options.append(negated)
+            if free:
+                continue
+            options.extend(negative)
+            if not options:
+                pre = None
+                break
+            assert pre is not None
+            pre.append(self._clause(options))
+        self._failing_cache[key] = pre
+        return pre
+
+    def _clause(self, options: list[int]) -> int:
+        """A fact that holds when any of ``options`` does (the option itself if alone)."""
+        if len(options) == 1:
+            return options[0]
+        key = tuple(sorted(set(options)))
+        found = self._clauses.get(key)
+        if found is None:
+            found = self._clauses[key] = self._facts
+            self._facts += 1
+            self._names.append("(any " + " ".join(self._names[o] for o in key) + ")")
+            for option in key:
+                self._add(found, [option], 0, NEGATION)
+        return found
+
+    def _move_bodies(self, signal: int) -> list[_MoveBody] | None:
+        """The formula of a signal with its move-dependent atoms inlined: bodies of (state
+        literals true, state literals false, moves made, moves not made). None when it
+        grows beyond a bound or negates a move-dependent atom that is not a plain
+        disjunction of moves."""
+        if signal in (TRUE, FALSE):
+            return [((), (), (), ())] if signal == TRUE else []
+        if signal < self._inputs:
+            if signal >= self._fluents:
+                return [((), (), (signal - self._fluents,), ())]
+            return [((signal,), (), (), ())]
+        node = signal - self._inputs
+        if not self._on_moves[node]:
+            return [((signal,), (), (), ())]
+        cached = self._inlined.get(node, _MISSING)
+        if cached is not _MISSING:
+            return cached  # type: ignore[return-value]
+        self._inlined[node] = None  # a cycle through moves is not inlined
+        result: list[_MoveBody] | None = []
+        for index in self.network.node_bodies[node]:
+            expanded = self._expand_body(self.network.bodies[index])
+            if expanded is None or result is None or len(result) + len(expanded) > _MAX_INLINED:
+                result = None
+                break
+            result.extend(expanded)
+        self._inlined[node] = result
+        return result
+
+    def _expand_body(self, body: Body) -> list[_MoveBody] | None:
+        partial: list[_MoveBody] = [((), (), (), ())]
+        for literal in body.positive:
+            found = self._move_bodies(literal)
+            if found is None or len(partial) * len(found) > _MAX_INLINED:
+                return None
+            partial = [(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+                       for a in partial for b in found]
+        for literal in body.negative:
+            if self._fluents <= literal < self._inputs:
+                moves: tuple[int, ...] = (literal - self._fluents,)
+            elif literal >= self._inputs and self._on_moves[literal - self._inputs]:
+                found = self._move_bodies(literal)
+                if found is None or any(b[0] or b[1] or b[3] or len(b[2]) != 1 for b in found):
+                    return None
+                moves = tuple(b[2][0] for b in found)
+            else:
+                partial = [(p[0], (*p[1], literal), p[2], p[3]) for p in partial]
+                continue
+            partial = [(p[0], p[1], p[2], p[3] + moves) for p in partial]
+        return [(p[0], p[1], tuple(sorted(set(p[2]))), p[3]) for p in partial]
 
     def _goal_signal(self, role: int, value: int) -> int:
         for found, signal in self.network.goals[role]:
