@@ -269,4 +269,4 @@ def test_pieces_vanish_only_by_moves_that_take_them() -> None:
     value, plan = _distances(game).distance(game.initial_state, "white", "hff", plan=True)
     assert value == 6
     assert {step.role for step in plan} == {"white"}
-    assert [step.move.split()[3] for step in plan] == ["3", "4", "5", "6", "7", "8)"]
+    assert [step.move.strip("()").split()[3] for step in plan] == ["3", "4", "5", "6", "7", "8"]

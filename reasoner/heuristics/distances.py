@@ -89,8 +89,9 @@ class GoalDistances:
             additive = kind == "hadd"
             costs = cost_distances(self.view.task, initial, additive=additive)
             return min(formula_cost(costs, f, additive=additive) for f in formulas), ()
-        graph = LayeredGraph(self.view.task, initial, stop_when=[formulas])
-        found = _best_plan(graph, formulas)
+        # Built to the fixpoint: stopping once one alternative holds would hide a later,
+        # cheaper one (a quick "no black pieces" before a pawn's walk to the last row).
+        found = _best_plan(LayeredGraph(self.view.task, initial), formulas)
         return found.value, self.plan_steps(found) if plan else ()
 
     def f_jo(self, state: State, role: str, *, plan: bool = False
@@ -103,10 +104,7 @@ class GoalDistances:
             values = info.goals[index]
             return float(values[0] if len(values) == 1 else 0) - 50.0, ()
         values = self.view.goal_values(index)
-        groups = [found for found in (self.view.goal_formulas(index, v) for v in values)
-                  if found]
-        graph = LayeredGraph(self.view.task, self.view.initial_facts(state.bits),
-                             stop_when=groups)
+        graph = LayeredGraph(self.view.task, self.view.initial_facts(state.bits))
         total = 0.0
         steps: tuple[PlanStep, ...] = ()
         for value in values:
