@@ -99,10 +99,10 @@ def test_extended_ff_example_is_eleven() -> None:
                    for r in task.rules)
 
     goal = [fact[str(n)] for n in range(1, 11)]
-    value, plan = extended_ff(task, [fact["1"]], goal, mover=0, other=1, shared_rule=shared)
+    value, plan = extended_ff(task, [fact["1"]], [goal], mover=0, other=1, shared_rule=shared)
     assert value == 11
     assert len(plan.rules) == 9
-    unbalanced, _ = extended_ff(task, [fact["1"]], goal, mover=0, other=1,
+    unbalanced, _ = extended_ff(task, [fact["1"]], [goal], mover=0, other=1,
                                 shared_rule=lambda rule, player: False)
     assert unbalanced == 15  # 8 rules of player 1 need 7 of player 2 in between
 

@@ -25,13 +25,13 @@ from reasoner.heuristics.planning import (
     cost_distances,
     extended_ff,
     formula_cost,
+    ranked_alternatives,
 )
 from reasoner.heuristics.relaxed import MOVE, RelaxedGame
 
 __all__ = ["DISTANCES", "GoalDistances", "PlanStep"]
 
 DISTANCES = ("hmax", "hadd", "hff")
-_EXTRACTED = 4  # alternatives of a goal formula whose relaxed plans are extracted
 
 
 @dataclass(frozen=True)
@@ -155,14 +155,9 @@ class GoalDistances:
             twin = moves_by_text[player].get(net.move_texts[move])
             return twin is not None and view.move_effects(twin) == view.move_effects(move)
 
-        initial = view.initial_facts(state.bits)
-        best: tuple[float, RelaxedPlan] = (INFINITY, RelaxedPlan(INFINITY))
-        for formula in formulas:
-            found = extended_ff(view.task, initial, formula, mover=first, other=1 - first,
-                                shared_rule=shared_rule)
-            if found[0] < best[0]:
-                best = found
-        return best[0], self.plan_steps(best[1]) if plan else ()
+        plies, found = extended_ff(view.task, view.initial_facts(state.bits), formulas,
+                                   mover=first, other=1 - first, shared_rule=shared_rule)
+        return plies, self.plan_steps(found) if plan else ()
 
     def _mover(self, state: State) -> int:
         movers = [i for i, role in enumerate(self.game.roles)
@@ -192,18 +187,11 @@ class GoalDistances:
 
 
 def _best_plan(graph: LayeredGraph, formulas: Sequence[tuple[int, ...]]) -> RelaxedPlan:
-    """The cheapest plan over the alternatives of a goal formula: plans are extracted for
-    the :data:`_EXTRACTED` alternatives that hold earliest in the graph (by their last and
-    then their summed first layers), the first of them on ties."""
-    level = graph.level
-    ranked: list[tuple[int, int, int]] = []
-    for number, formula in enumerate(formulas):
-        levels = [level[fact] for fact in formula]
-        if all(found >= 0 for found in levels):
-            ranked.append((max(levels, default=0), sum(levels), number))
+    """The cheapest plan over the alternatives of a goal formula that hold earliest (see
+    :func:`ranked_alternatives`), the first of them on ties."""
     best = RelaxedPlan(INFINITY)
-    for _, _, number in sorted(ranked)[:_EXTRACTED]:
-        found = graph.extract(formulas[number])
+    for formula in ranked_alternatives(graph, formulas):
+        found = graph.extract(formula)
         if found.value < best.value:
             best = found
     return best

@@ -28,8 +28,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["INFINITY", "LayeredGraph", "PlanningTask", "RelaxedPlan", "Rule",
-           "cost_distances", "extended_ff", "formula_cost"]
+__all__ = ["EXTRACTED", "INFINITY", "LayeredGraph", "PlanningTask", "RelaxedPlan", "Rule",
+           "cost_distances", "extended_ff", "formula_cost", "ranked_alternatives"]
 
 INFINITY = math.inf
 SHARED = -1  # the owner of a rule any player may fire (derived facts, move effects)
@@ -304,16 +304,17 @@ class _StopCondition:
                     self.done = True
 
 
-def extended_ff(task: PlanningTask, initial: Iterable[int], goal: Sequence[int], *,
-                mover: int, other: int, shared_rule: Callable[[int, int], bool]
-                ) -> tuple[float, RelaxedPlan]:
+def extended_ff(task: PlanningTask, initial: Iterable[int],
+                goals: Sequence[Sequence[int]], *, mover: int, other: int,
+                shared_rule: Callable[[int, int], bool]) -> tuple[float, RelaxedPlan]:
     """Bercher's two-player extension of FF (SPEC 5.2): the players' rule sets alternate
     layer by layer, starting with ``mover``; the extracted plan's move rules are counted per
     player and rebalanced (a rule the other player could have fired moves over while that
     evens the counts). Returns the value (plies: ``2c - 1`` when the mover contributes
     more, else ``2c``) and the plan. ``shared_rule(rule, player)`` says whether ``player``
     has the rule too. Rules owned by :data:`SHARED` fire in every layer and count for
-    no one.
+    no one. ``goals`` are alternative conjunctions: the graph is built once and the best
+    of the alternatives that hold earliest (see :func:`ranked_alternatives`) is taken.
     """
     owner = [rule.owner for rule in task.rules]
 
@@ -321,10 +322,18 @@ def extended_ff(task: PlanningTask, initial: Iterable[int], goal: Sequence[int],
         who = owner[rule]
         return who == SHARED or who == (mover if layer % 2 == 0 else other)
 
-    graph = LayeredGraph(task, initial, allowed=allowed, stop_when=[[goal]])
-    plan = graph.extract(goal)
-    if not plan.reachable:
-        return INFINITY, plan
+    graph = LayeredGraph(task, initial, allowed=allowed)
+    best: tuple[float, RelaxedPlan] = (INFINITY, RelaxedPlan(INFINITY))
+    for goal in ranked_alternatives(graph, goals):
+        plan = graph.extract(goal)
+        value = _balanced(task, plan, owner, mover, other, shared_rule)
+        if value < best[0]:
+            best = (value, plan)
+    return best
+
+
+def _balanced(task: PlanningTask, plan: RelaxedPlan, owner: list[int], mover: int,
+              other: int, shared_rule: Callable[[int, int], bool]) -> float:
     selected: dict[int, list[int]] = {mover: [], other: []}
     for _, rule in plan.rules:
         who = owner[rule]
@@ -341,5 +350,22 @@ def extended_ff(task: PlanningTask, initial: Iterable[int], goal: Sequence[int],
             counter[least] += 1
             counter[most] -= 1
     if counter[mover] > counter[other]:
-        return float(2 * counter[mover] - 1), plan
-    return float(2 * counter[other]), plan
+        return float(2 * counter[mover] - 1)
+    return float(2 * counter[other])
+
+
+EXTRACTED = 4  # alternatives of a goal whose relaxed plans are extracted
+
+
+def ranked_alternatives(graph: LayeredGraph, goals: Sequence[Sequence[int]],
+                        count: int = EXTRACTED) -> list[Sequence[int]]:
+    """The ``count`` alternative conjunctions that hold earliest in the graph (by their
+    last, then their summed first layers; the first written on ties); unreachable ones
+    are left out."""
+    level = graph.level
+    ranked: list[tuple[int, int, int]] = []
+    for number, goal in enumerate(goals):
+        levels = [level[fact] for fact in goal]
+        if all(found >= 0 for found in levels):
+            ranked.append((max(levels, default=0), sum(levels), number))
+    return [goals[number] for _, _, number in sorted(ranked)[:count]]
