@@ -322,7 +322,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
                       "move": p.move} for p in found.plan] if args.plan else None,
         }))
         return EXIT_OK
-    after = f"after {len(args.moves)} steps" if args.moves else "in the initial state"
+    steps = "step" if len(args.moves) == 1 else "steps"
+    after = f"after {len(args.moves)} {steps}" if args.moves else "in the initial state"
     print(f"{args.game}: {args.heuristic} for {args.role} {after}: {found.value:g}")
     if args.plan:
         rules = "rule" if len(found.plan) == 1 else "rules"
