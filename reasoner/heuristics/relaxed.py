@@ -109,6 +109,7 @@ class RelaxedGame:
         self.noop = tuple(self._fluents + m not in read for m in range(self._moves))
         self._on_moves = self._move_dependent()
         self._build()
+        self._keep_relevant()
         self.task = PlanningTask(self._facts, self._rules, self._names)
         self.kinds = tuple(self._kinds)
         negated = [(f, fact) for f, fact in self._negation.items() if f < self._fluents]
@@ -291,8 +292,9 @@ class RelaxedGame:
 
     def _add(self, effect: int, pre: Sequence[int] | None, cost: int, kind: str,
              owner: int = SHARED, label: str = "") -> None:
-        if pre is None:  # a precondition that can never hold
-            return
+        if pre is None or effect in pre:
+            return  # a precondition that can never hold, or a frame rule: without deletes
+            # a fact never needs to be kept, and such a rule never reaches anything new
         self._rules.append(Rule(effect, tuple(pre), cost, owner, label))
         self._kinds.append(kind)
         if len(self._rules) > self._max_rules:
@@ -367,6 +369,35 @@ class RelaxedGame:
                        for role, per in enumerate(net.goals) for value, _ in per}
         while self._pending:
             self._negation_rules(self._pending.pop())
+
+    def _keep_relevant(self) -> None:
+        """Drop the rules whose effect no goal formula needs, directly or through other
+        rules (auxiliary atoms that only frame rules read, for instance)."""
+        needed = [False] * self._facts
+        todo: list[int] = []
+
+        def need(fact: int) -> None:
+            if not needed[fact]:
+                needed[fact] = True
+                todo.append(fact)
+
+        for formulas in self._goals.values():
+            for formula in formulas:
+                for fact in formula:
+                    need(fact)
+        for rule, kind in zip(self._rules, self._kinds, strict=True):
+            if kind == MOVE:  # moves are what a plan is made of
+                need(rule.effect)
+        by_effect: dict[int, list[int]] = {}
+        for index, rule in enumerate(self._rules):
+            by_effect.setdefault(rule.effect, []).append(index)
+        while todo:
+            for index in by_effect.get(todo.pop(), ()):
+                for fact in self._rules[index].pre:
+                    need(fact)
+        kept = [i for i, rule in enumerate(self._rules) if needed[rule.effect]]
+        self._rules = [self._rules[i] for i in kept]
+        self._kinds = [self._kinds[i] for i in kept]
 
     def _negation_rules(self, signal: int) -> None:
         """Rules reaching ``not signal``: the dual of the signal's formula."""
