@@ -232,3 +232,20 @@ def test_cli_analyze_lists_structures() -> None:
     assert done.returncode == 0, done.stderr
     assert "board cell/3" in done.stdout
     assert "turn-taking; noop moves xplayer: noop; oplayer: noop" in done.stdout
+
+
+def test_heuristics_agree_on_both_backends() -> None:
+    """A game on the clingo backend gets a network built for its heuristics: f_JO, fuzzy
+    and h_FF give the same values as on the network backend."""
+    from reasoner.engine.game import Game
+    from reasoner.heuristics.catalogue import GameHeuristics
+
+    path = GAMES / "connectfour.kif"
+    on_clingo, on_network = (Game.from_file(path, backend=b) for b in ("clingo", "propnet"))
+    assert on_clingo.network is None
+    joint = {"red": "(drop 4)", "black": "noop"}
+    states = [g.next_state(g.initial_state, joint) for g in (on_clingo, on_network)]
+    for name in ("fjo", "fuzzy", "hff"):
+        values = [GameHeuristics(g).evaluate(name, "red", [s])[0].value
+                  for g, s in zip((on_clingo, on_network), states, strict=True)]
+        assert values[0] == pytest.approx(values[1]), name

@@ -25,6 +25,7 @@ from reasoner.heuristics.relaxed import (
     ViewBounds,
     relaxed_network,
 )
+from reasoner.propnet.network import Network
 
 if TYPE_CHECKING:
     from reasoner.heuristics.analysis import GameAnalysis
@@ -188,6 +189,7 @@ class GameHeuristics:
         self._distances: dict[int, GoalDistances] = {}
         self._fuzzy: dict[tuple[float, float, float, int], FuzzyEvaluator] = {}
         self._analysis: GameAnalysis | None = None
+        self._network: Network | None = None
 
     # -- what is built once ----------------------------------------------------------------
 
@@ -200,10 +202,17 @@ class GameHeuristics:
         with self._lock:
             found = self._distances.get(world_cost)
             if found is None:
-                view = RelaxedGame(relaxed_network(self.game, self._bounds),
-                                   world_cost=world_cost, max_rules=self._bounds.rules)
+                view = RelaxedGame(self._game_network(), world_cost=world_cost,
+                                   max_rules=self._bounds.rules)
                 found = self._distances[world_cost] = GoalDistances(self.game, view)
             return found
+
+    def _game_network(self) -> Network:
+        """The game's network, built once for a game on the clingo backend (call with the
+        lock held)."""
+        if self._network is None:
+            self._network = relaxed_network(self.game, self._bounds)
+        return self._network
 
     def analysis(self) -> GameAnalysis:
         """Structures and features, detected once (seeded simulation)."""
@@ -226,8 +235,7 @@ class GameHeuristics:
             found = self._fuzzy.get(key)
             if found is None:
                 found = FuzzyEvaluator(self.game, FuzzyParameters(p=p, t=t, q=q),
-                                       found_structures, network=relaxed_network(
-                                           self.game, self._bounds))
+                                       found_structures, network=self._game_network())
                 self._fuzzy[key] = found
             return found
 
