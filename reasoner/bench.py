@@ -18,7 +18,7 @@ from typing import Any
 
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.playout import random_playout, simulate
+from reasoner.engine.playout import random_playout, sample_states, simulate
 
 _NO_CAP = 1 << 30  # playouts run to the end
 
@@ -205,20 +205,6 @@ class ServiceResult:
         return asdict(self)
 
 
-def _sample_states(game: Game, count: int, seed: int) -> list[tuple[Any, tuple[int, ...]]]:
-    """(state, a legal joint move) pairs from seeded random playouts, in fluent ids."""
-    rng = random.Random(seed)
-    pairs: list[tuple[Any, tuple[int, ...]]] = []
-    while len(pairs) < count:
-        state = game.initial_state
-        info = game.info(state)
-        while not info.terminal and len(pairs) < count:
-            joint = tuple(rng.choice(legal) for legal in info.legal)
-            pairs.append((tuple(state.fluent_ids()), joint))
-            state, info = game.step(state, joint)
-    return pairs
-
-
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -238,7 +224,8 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
 
     stem = Path(name).stem
     local = Game.from_gdl(text)
-    pairs = _sample_states(local, 2000, seed)
+    pairs = [(tuple(state.fluent_ids()), joint)
+             for state, joint in sample_states(local, 2000, seed)]
     context = multiprocessing.get_context("spawn")
     ports: Any = context.Queue()
     stop: Any = context.Event()

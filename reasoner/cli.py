@@ -386,11 +386,11 @@ HEURISTIC_BENCH = ("hff", "fjo", "fuzzy")
 
 def _cmd_bench_heuristics(args: argparse.Namespace) -> int:
     from reasoner.engine.game import Game
+    from reasoner.engine.playout import sample_states
     from reasoner.heuristics.benchmark import (
         evaluation_rate,
         greedy_against_random,
         playout_rate,
-        sample_states,
     )
     from reasoner.heuristics.catalogue import GameHeuristics, parse_parameters
 
@@ -408,7 +408,7 @@ def _cmd_bench_heuristics(args: argparse.Namespace) -> int:
         try:
             game = Game.from_gdl(_read(path), limits=_limits(args))
             heuristics = GameHeuristics(game)
-            states = sample_states(game, args.states, seed=args.seed)
+            states = [state for state, _ in sample_states(game, args.states, seed=args.seed)]
             role = game.roles[0]
             rates = {name: evaluation_rate(heuristics, name, role, states, runs=args.runs)
                      for name in names}

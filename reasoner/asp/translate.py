@@ -22,6 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from reasoner.asp.encoding import predicate_name, term_text
+from reasoner.gdl.components import depending_on
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -164,14 +165,7 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     graph = _dependencies(flats)
 
     # Relations whose truth depends on the current state need a successor-layer copy.
-    state_dependent: set[Signature] = {("true", 1)}
-    changed = True
-    while changed:
-        changed = False
-        for head, body in graph.items():
-            if head not in state_dependent and body & state_dependent:
-                state_dependent.add(head)
-                changed = True
+    state_dependent = depending_on(graph, [("true", 1)])
     needed = _closure(graph, [("legal", 2), ("terminal", 0), ("goal", 2)])
     copied = (needed & state_dependent) - {("true", 1)}
     rename = {sig: _NEXT_LAYER + predicate_name(sig[0]) for sig in copied}

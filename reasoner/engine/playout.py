@@ -18,7 +18,7 @@ from reasoner.engine.values import State
 from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 
-__all__ = ["PlayoutResult", "Simulation", "random_playout", "simulate"]
+__all__ = ["PlayoutResult", "Simulation", "random_playout", "sample_states", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,27 @@ class Simulation:
             return self.goal_table
         return [values[0] if len(values) == 1 else -1 for goals in self.goals
                 for values in goals]
+
+
+def sample_states(game: Game, count: int, seed: int = 0,
+                  max_steps: int = 1000) -> list[tuple[State, tuple[int, ...]]]:
+    """``count`` non-terminal states met along seeded random playouts from the initial
+    state, each with the joint move (ids) played from it; fewer when the initial state is
+    terminal. Benchmarks measure on such samples."""
+    rng = random.Random(seed)
+    found: list[tuple[State, tuple[int, ...]]] = []
+    while len(found) < count:
+        state = game.initial_state
+        info = game.info(state)
+        if info.terminal:
+            break
+        for _ in range(max_steps):
+            if info.terminal or len(found) == count:
+                break
+            joint = tuple(rng.choice(legal) for legal in info.legal)
+            found.append((state, joint))
+            state, info = game.step(state, joint)
+    return found
 
 
 def simulate(game: Game, state: State, playouts: int, seed: int, max_steps: int,

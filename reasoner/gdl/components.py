@@ -5,9 +5,26 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
-__all__ = ["strongly_connected_components"]
+__all__ = ["depending_on", "strongly_connected_components"]
 
 Node = TypeVar("Node", bound=Hashable)
+
+
+def depending_on(graph: Mapping[Node, Iterable[Node]], seeds: Iterable[Node]) -> set[Node]:
+    """The seeds and every node of ``graph`` (node -> the nodes it reads) that reads one of
+    them, directly or through others."""
+    readers: dict[Node, list[Node]] = {}
+    for node, reads in graph.items():
+        for read in reads:
+            readers.setdefault(read, []).append(node)
+    found = set(seeds)
+    todo = list(found)
+    while todo:
+        for reader in readers.get(todo.pop(), ()):
+            if reader not in found:
+                found.add(reader)
+                todo.append(reader)
+    return found
 
 
 def strongly_connected_components(graph: Mapping[Node, Iterable[Node]]) -> dict[Node, int]:

@@ -205,6 +205,18 @@ def literal_variables(literal: Literal) -> Iterator[Variable]:
             yield from literal_variables(disjunct)
 
 
+def literal_atoms(literal: Literal, negative: bool = False) -> Iterator[tuple[Atom, bool]]:
+    """Yield every relational atom inside a literal, with whether it occurs under negation
+    (``distinct`` has none)."""
+    if isinstance(literal, Atom):
+        yield literal, negative
+    elif isinstance(literal, Not):
+        yield from literal_atoms(literal.literal, not negative)
+    elif isinstance(literal, Or):
+        for disjunct in literal.disjuncts:
+            yield from literal_atoms(disjunct, negative)
+
+
 def is_ground(term: Term) -> bool:
     """True if the term contains no variable."""
     return next(term_variables(term), None) is None

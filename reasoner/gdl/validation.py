@@ -26,10 +26,10 @@ from reasoner.gdl.syntax import (
     GameDescription,
     Literal,
     Not,
-    Or,
     Position,
     Rule,
     Term,
+    literal_atoms,
     literal_variables,
     term_variables,
 )
@@ -73,17 +73,6 @@ def _error(rule: Rule, message: str, cls: type[GdlValidationError] = GdlValidati
     return cls(f"{message} in {_describe(rule)}", rule.pos.line or None, rule.pos.column or None)
 
 
-def _body_atoms(literal: Literal, negative: bool = False) -> Iterator[tuple[Atom, bool]]:
-    """Every relational atom inside a literal, with whether it occurs under negation."""
-    if isinstance(literal, Atom):
-        yield literal, negative
-    elif isinstance(literal, Not):
-        yield from _body_atoms(literal.literal, not negative)
-    elif isinstance(literal, Or):
-        for disjunct in literal.disjuncts:
-            yield from _body_atoms(disjunct, negative)
-
-
 def _terms(term: Term) -> Iterator[Function]:
     if isinstance(term, Function):
         yield term
@@ -112,7 +101,7 @@ def _is_keyword(atom: Atom) -> bool:
 
 def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
                     reported: set[tuple[str, int]]) -> None:
-    atoms = [rule.head] + [atom for literal in rule.body for atom, _ in _body_atoms(literal)]
+    atoms = [rule.head] + [atom for literal in rule.body for atom, _ in literal_atoms(literal)]
     for atom in atoms:
         expected = _ARITIES.get(atom.name)
         if expected is not None and atom.arity != expected:
@@ -200,7 +189,7 @@ class _Arities:
     def rule(self, rule: Rule) -> None:
         atoms = [rule.head]
         for literal in rule.body:
-            atoms.extend(atom for atom, _ in _body_atoms(literal))
+            atoms.extend(atom for atom, _ in literal_atoms(literal))
         for atom in atoms:
             self._see(self.relations, atom.name, atom.arity, rule, "relation")
         terms = list(rule.head.args)
@@ -243,7 +232,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
     flats: list[tuple[Rule, Rule]] = []
     for rule in game.rules:
         if rule.head.name == "sees" or any(
-            atom.name == "sees" for literal in rule.body for atom, _ in _body_atoms(literal)
+            atom.name == "sees" for literal in rule.body for atom, _ in literal_atoms(literal)
         ):
             raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
                          UnsupportedGdlError)
@@ -256,7 +245,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
         head = rule.head.signature
         graph[head]
         for literal in rule.body:
-            for atom, negative in _body_atoms(literal):
+            for atom, negative in literal_atoms(literal):
                 graph[head].add(atom.signature)
                 if negative:
                     negative_edges.append((head, atom.signature, rule))
@@ -303,7 +292,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
         if not banned:
             continue
         for literal in rule.body:
-            for atom, _ in _body_atoms(literal):
+            for atom, _ in literal_atoms(literal):
                 reached = {name for name, arity in _reaches(graph, atom.signature)
                            if _ARITIES.get(name) == arity}
                 bad = banned & reached

@@ -19,33 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reasoner.engine.game import Game
-from reasoner.engine.playout import random_playout
+from reasoner.engine.playout import random_playout, sample_states
 from reasoner.engine.values import Move, State
 from reasoner.heuristics.catalogue import GameHeuristics, heuristic
 
-__all__ = ["MatchTally", "evaluation_rate", "greedy_against_random", "playout_rate",
-           "sample_states"]
-
-
-def sample_states(game: Game, count: int, seed: int = 0, max_steps: int = 200) -> list[State]:
-    """``count`` non-terminal states met along seeded random playouts (every third one)."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = game.initial_state
-        for step in range(max_steps):
-            info = game.info(state)
-            if info.terminal:
-                break
-            if step % 3 == 1:
-                found.append(state)
-                if len(found) == count:
-                    break
-            joint = {role: rng.choice(game.legal_moves(state, role)) for role in game.roles}
-            state = game.next_state(state, joint)
-        if not found and step == 0:
-            found.append(game.initial_state)
-    return found
+__all__ = ["MatchTally", "check_file_heuristics", "evaluation_rate", "greedy_against_random",
+           "playout_rate"]
 
 
 def _median_rate(work: Callable[[], object], count: int, runs: int) -> float:
@@ -145,9 +124,10 @@ def greedy_against_random(heuristics: GameHeuristics, name: str | None, matches:
 
 
 def check_file_heuristics(text: str, states: int = 3, seed: int = 0) -> dict[str, str]:
-    """Evaluate every heuristic (except per-feature ones) on the initial state and a few
-    sampled states of a game, for every role: what a corpus sweep runs per file (in a
-    bounded child). Returns per heuristic "ok" or the clean refusal it gave
+    """Evaluate every heuristic (except per-feature ones) for every role on the initial
+    state and the ``states`` that follow it in a seeded random playout: what a corpus sweep
+    runs per file (in a bounded child). Returns per heuristic "ok" or the clean refusal it
+    gave
     (``HeuristicError``/``ResourceLimitError``: ``"refused: ..."``); anything else raises.
     """
     from reasoner.errors import HeuristicError, ResourceLimitError
@@ -155,7 +135,9 @@ def check_file_heuristics(text: str, states: int = 3, seed: int = 0) -> dict[str
 
     game = Game.from_gdl(text)
     heuristics = GameHeuristics(game)
-    sampled = [game.initial_state, *sample_states(game, states, seed=seed, max_steps=60)]
+    # The initial state first, then the playout's next states.
+    sampled = [state for state, _ in sample_states(game, states + 1, seed=seed)]
+    sampled = sampled or [game.initial_state]
     fates: dict[str, str] = {}
     for name in HEURISTICS:
         if name == "feature":

@@ -27,7 +27,7 @@ from reasoner.heuristics.planning import (
     formula_cost,
     ranked_alternatives,
 )
-from reasoner.heuristics.relaxed import MOVE, RelaxedGame
+from reasoner.heuristics.relaxed import RelaxedGame
 
 __all__ = ["DISTANCES", "GoalDistances", "PlanStep"]
 
@@ -44,6 +44,7 @@ class PlanStep:
     text: str
     role: str = ""  # for a move
     move: str = ""  # for a move, as GDL text
+    move_id: int | None = None  # for a move: its id in the game's move table
 
 
 class GoalDistances:
@@ -53,6 +54,7 @@ class GoalDistances:
         self.game = game
         self.view = view
         self._role_index = {role: i for i, role in enumerate(game.roles)}
+        self._shared: frozenset[int] | None = None
 
     def role_index(self, role: str) -> int:
         found = self._role_index.get(role)
@@ -89,8 +91,6 @@ class GoalDistances:
             additive = kind == "hadd"
             costs = cost_distances(self.view.task, initial, additive=additive)
             return min(formula_cost(costs, f, additive=additive) for f in formulas), ()
-        # Built to the fixpoint: stopping once one alternative holds would hide a later,
-        # cheaper one (a quick "no black pieces" before a pawn's walk to the last row).
         found = _best_plan(LayeredGraph(self.view.task, initial), formulas)
         return found.value, self.plan_steps(found) if plan else ()
 
@@ -141,23 +141,29 @@ class GoalDistances:
         if not formulas:
             return INFINITY, ()
         view = self.view
-        net = view.network
-        moves_by_text: list[dict[str, int]] = [{}, {}]
-        for move, (move_role, text) in enumerate(zip(net.move_role, net.move_texts,
-                                                     strict=True)):
-            moves_by_text[move_role][text] = move
+        shared = self._shared_moves()
 
         def shared_rule(rule: int, player: int) -> bool:
-            """The other player has the same move, with the same effects."""
             move = view.move_of(rule)
-            if move is None:
-                return False
-            twin = moves_by_text[player].get(net.move_texts[move])
-            return twin is not None and view.move_effects(twin) == view.move_effects(move)
-
+            return move is not None and move in shared
         plies, found = extended_ff(view.task, view.initial_facts(state.bits), formulas,
                                    mover=first, other=1 - first, shared_rule=shared_rule)
         return plies, self.plan_steps(found) if plan else ()
+
+    def _shared_moves(self) -> frozenset[int]:
+        """The moves (of a two-player game) that the other role has too: the same text and
+        the same effects (the cargo game's pilot and co-pilot); found once."""
+        if self._shared is None:
+            net, view = self.view.network, self.view
+            by_text: dict[str, list[int]] = {}
+            for move, text in enumerate(net.move_texts):
+                by_text.setdefault(text, []).append(move)
+            self._shared = frozenset(
+                move for moves in by_text.values() for move in moves
+                if any(net.move_role[other] != net.move_role[move]
+                       and view.move_effects(other) == view.move_effects(move)
+                       for other in moves))
+        return self._shared
 
     def _mover(self, state: State) -> int:
         movers = [i for i, role in enumerate(self.game.roles)
@@ -177,10 +183,11 @@ class GoalDistances:
             if cost <= 0:
                 continue
             move = view.move_of(rule)
-            if move is not None and view.kinds[rule] == MOVE:
+            if move is not None:
                 net = view.network
+                # The network's moves are the game's move table, in order.
                 steps.append(PlanStep(layer, cost, view.describe_rule(rule),
-                                      roles[net.move_role[move]], net.move_texts[move]))
+                                      roles[net.move_role[move]], net.move_texts[move], move))
             else:
                 steps.append(PlanStep(layer, cost, view.describe_rule(rule)))
         return tuple(steps)

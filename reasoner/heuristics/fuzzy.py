@@ -104,7 +104,12 @@ from reasoner.errors import ResourceLimitError
 from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_term
-from reasoner.gdl.syntax import Atom, Function, GameDescription, Literal, Not, Or, Rule
+from reasoner.gdl.syntax import (
+    Function,
+    GameDescription,
+    Rule,
+    literal_atoms,
+)
 from reasoner.heuristics.structures import (
     Ordering,
     OrderRelation,
@@ -377,23 +382,13 @@ def _graph_from_network(network: Network, max_gates: int) -> _Graph:
 # -- grounding goal and terminal with order atoms kept ------------------------------------
 
 
-def _literal_signatures(literal: Literal) -> Iterable[tuple[str, int]]:
-    if isinstance(literal, Atom):
-        yield literal.signature
-    elif isinstance(literal, Not):
-        yield from _literal_signatures(literal.literal)
-    elif isinstance(literal, Or):
-        for disjunct in literal.disjuncts:
-            yield from _literal_signatures(disjunct)
-
-
 def _goal_terminal_closure(description: GameDescription,
                            stop: frozenset[tuple[str, int]]) -> set[tuple[str, int]]:
     """The relations goal and terminal depend on, not looking through ``stop``."""
     graph: dict[tuple[str, int], set[tuple[str, int]]] = defaultdict(set)
     for rule in description.rules:
         for literal in rule.body:
-            graph[rule.head.signature].update(_literal_signatures(literal))
+            graph[rule.head.signature].update(a.signature for a, _ in literal_atoms(literal))
     found: set[tuple[str, int]] = set()
     pending = [("goal", 2), ("terminal", 0)]
     while pending:

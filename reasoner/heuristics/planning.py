@@ -61,7 +61,6 @@ class PlanningTask:
         self.pre = [rule.pre for rule in self.rules]
         self.effect = [rule.effect for rule in self.rules]
         self.cost = [rule.cost for rule in self.rules]
-        self.pre_count = [len(rule.pre) for rule in self.rules]
         self.unconditional = [i for i, rule in enumerate(self.rules) if not rule.pre]
         by_pre: list[list[int]] = [[] for _ in range(facts)]
         achievers: list[list[int]] = [[] for _ in range(facts)]
@@ -163,24 +162,22 @@ class LayeredGraph:
 
     ``allowed(rule, layer)`` restricts which rules fire in which layer (all of them for
     plain h_FF; one player's moves per layer for the extended heuristic). Layers are built
-    until nothing new is reached, or until every group of ``stop_when`` has an alternative
-    (a conjunction of facts) that holds; the graph is then complete up to that layer.
+    until nothing new is reached: stopping once the goal holds would hide an alternative
+    of it that holds later but costs less (a quick "no black pieces" before a pawn's walk
+    to the last row).
     """
 
     def __init__(self, task: PlanningTask, initial: Iterable[int], *,
                  allowed: Callable[[int, int], bool] | None = None,
-                 stop_when: Sequence[Sequence[Sequence[int]]] = (),
                  max_layers: int = 100_000) -> None:
         self.task = task
         level = [-1] * task.facts
         self.level = level
-        stop = _StopCondition(stop_when)
         frontier: list[int] = []
         for fact in initial:
             if level[fact] < 0:
                 level[fact] = 0
                 frontier.append(fact)
-                stop.reached(fact)
         waiting = list(task.pre_count)
         ready: list[int] = list(task.unconditional)
         pending: list[int] = []  # applicable rules waiting for their player's layer
@@ -205,14 +202,10 @@ class LayeredGraph:
                 if level[effect] < 0:
                     level[effect] = layer + 1
                     frontier.append(effect)
-                    stop.reached(effect)
             ready = []
             layer += 1
-            if stop.done:
-                break
             if not frontier and not any(level[effect_of[r]] < 0 for r in pending):
                 break
-        self.layers = layer
         self._allowed = allowed
 
     def fact_level(self, fact: int) -> int:
@@ -273,35 +266,6 @@ class LayeredGraph:
             tied.insert(0, best)
             best = min(tied, key=lambda r: sum(level[p] for p in pre[r]))
         return best
-
-
-class _StopCondition:
-    """Counts down, per alternative, the facts not reached yet."""
-
-    def __init__(self, groups: Sequence[Sequence[Sequence[int]]]) -> None:
-        self._missing: list[int] = []
-        self._group: list[int] = []
-        self._by_fact: dict[int, list[int]] = {}
-        self._open = set(range(len(groups)))
-        for number, alternatives in enumerate(groups):
-            for alternative in alternatives:
-                facts = set(alternative)
-                index = len(self._missing)
-                self._missing.append(len(facts))
-                self._group.append(number)
-                if not facts:
-                    self._open.discard(number)
-                for fact in facts:
-                    self._by_fact.setdefault(fact, []).append(index)
-        self.done = bool(groups) and not self._open
-
-    def reached(self, fact: int) -> None:
-        for index in self._by_fact.get(fact, ()):
-            self._missing[index] -= 1
-            if self._missing[index] == 0:
-                self._open.discard(self._group[index])
-                if not self._open:
-                    self.done = True
 
 
 def extended_ff(task: PlanningTask, initial: Iterable[int],

@@ -192,10 +192,6 @@ class RelaxedGame:
         present = set(facts)
         return any(self._negation.get(fact) in present for fact in facts)
 
-    def terminal_formula(self) -> tuple[int, ...] | None:
-        signal = self.network.terminal
-        return None if signal == FALSE else () if signal == TRUE else (signal,)
-
     def move_of(self, rule: int) -> int | None:
         """The move a move rule makes true, else None."""
         if self.kinds[rule] != MOVE:
@@ -233,11 +229,6 @@ class RelaxedGame:
     def describe_rule(self, rule: int) -> str:
         """A rule's effect as GDL-like text: ``(does robot move)``, ``(next (step 2))``."""
         return self._names[self.task.effect[rule]]
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """Facts and rules."""
-        return self.task.facts, len(self.task.rules)
 
     # -- building ------------------------------------------------------------------------
 

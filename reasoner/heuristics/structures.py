@@ -57,16 +57,15 @@ from reasoner.asp.encoding import relation_name
 from reasoner.asp.superset import new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.engine.game import Game
+from reasoner.gdl.components import depending_on
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import (
     GDL_KEYWORDS,
     Atom,
     Function,
     GameDescription,
-    Literal,
-    Not,
-    Or,
     Variable,
+    literal_atoms,
 )
 
 __all__ = [
@@ -303,26 +302,9 @@ def static_relations(description: GameDescription) -> frozenset[str]:
     for rule in description.rules:
         names = reads.setdefault(rule.head.name, set())
         for literal in rule.body:
-            names.update(_literal_relations(literal))
-    dynamic = {"true", "does"}
-    changed = True
-    while changed:
-        changed = False
-        for head, names in reads.items():
-            if head not in dynamic and names & dynamic:
-                dynamic.add(head)
-                changed = True
+            names.update(atom.name for atom, _ in literal_atoms(literal))
+    dynamic = depending_on(reads, ("true", "does"))
     return frozenset(name for name in reads if name not in dynamic and name not in GDL_KEYWORDS)
-
-
-def _literal_relations(literal: Literal) -> Iterator[str]:
-    if isinstance(literal, Atom):
-        yield literal.name
-    elif isinstance(literal, Not):
-        yield from _literal_relations(literal.literal)
-    elif isinstance(literal, Or):
-        for disjunct in literal.disjuncts:
-            yield from _literal_relations(disjunct)
 
 
 def static_binary_facts(game: Game) -> dict[str, frozenset[tuple[str, str]]]:

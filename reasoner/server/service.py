@@ -350,12 +350,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         found = self._game_heuristics(loaded).evaluate(
             request.heuristic, request.role, states, dict(request.parameters),
             plan=request.plan, previous=previous, check=lambda: _check_time(context))
-        move_ids = {(m.role, m.text): m.id for m in game.all_moves}
         evaluations = []
         for evaluation in found:
             plan = [pb.PlanStep(layer=step.layer, cost=step.cost, text=step.text,
-                                role=step.role,
-                                move_id=move_ids.get((step.role, step.move)))
+                                role=step.role, move_id=step.move_id)
                     for step in evaluation.plan]
             value = evaluation.value if not math.isnan(evaluation.value) else 0.0
             evaluations.append(pb.Evaluation(value=value, plan=plan))
