@@ -1,67 +1,60 @@
-"""gRPC status codes back to the reasoner's error classes (the server maps them there)."""
+"""Failed calls back to the reasoner's error classes, with their fields, from the
+``reasoner.v1.ErrorDetail`` in the call's status (the server writes it from the same table,
+:data:`reasoner.error_codes.ERROR_CODES`). No message is read to decide anything."""
 
 from __future__ import annotations
 
-import re
-
 import grpc
+from grpc_status import rpc_status
 
-from reasoner.errors import (
-    GdlError,
-    GdlSyntaxError,
-    GdlValidationError,
-    HeuristicError,
-    IllegalMoveError,
-    InvalidStateError,
-    NoLegalMoveError,
-    ReasonerError,
-    ResourceLimitError,
-    UnknownGameError,
-    UnsupportedGdlError,
-)
+from reasoner.error_codes import RequestError, error_from_detail
+from reasoner.errors import ReasonerError, ResourceLimitError
+from reasoner.v1 import reasoner_pb2 as pb
 
-_GDL_ERRORS: dict[str, type[GdlError]] = {
-    cls.__name__: cls
-    for cls in (GdlError, GdlSyntaxError, GdlValidationError, UnsupportedGdlError)
-}
-# The server writes "<ErrorClass>: line L, column C: <message>" for GDL errors.
-_GDL_MESSAGE = re.compile(r"(?P<kind>\w+): (?:line (?P<line>\d+), column (?P<column>\d+): )?"
-                          r"(?P<message>.*)\Z", re.DOTALL)
-
-__all__ = ["RemoteError", "error_from_rpc"]
+__all__ = ["RemoteError", "error_detail_of", "error_from_rpc"]
 
 
-class RemoteError(ReasonerError):
-    """A failure the server reported that has no more specific class here."""
+class RemoteError(RequestError):
+    """A failure the server reported that has no more specific class here: a malformed
+    request (the server's RequestError), an internal error, or a status of gRPC's own."""
 
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        self.code = code
-        super().__init__(f"{code.name}: {message}")
+        super().__init__(code, message)
+        self.args = (f"{code.name}: {message}",)
+        self._message = message
+
+    @property
+    def text(self) -> str:
+        return self._message
+
+
+def error_detail_of(error: grpc.RpcError) -> pb.ErrorDetail | None:
+    """The ErrorDetail in a failed call's status; None when the status has none (a status
+    of gRPC's own, or of a server that does not write one)."""
+    try:
+        status = rpc_status.from_call(error)
+    except ValueError:  # a rich status that disagrees with the plain one
+        return None
+    if status is None:
+        return None
+    for packed in status.details:
+        if packed.Is(pb.ErrorDetail.DESCRIPTOR):
+            detail = pb.ErrorDetail()
+            packed.Unpack(detail)
+            return detail
+    return None
 
 
 def error_from_rpc(error: grpc.RpcError) -> ReasonerError:
     """The domain error that a failed call stands for."""
     code: grpc.StatusCode = error.code()
     message: str = error.details() or ""
-    if code == grpc.StatusCode.NOT_FOUND:
-        return UnknownGameError(message)
-    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-        bound = next((b for b in ("time", "memory") if f"{b} bound" in message), None)
-        return ResourceLimitError(message, bound=bound)
-    kind, _, rest = message.partition(": ")
-    if code == grpc.StatusCode.FAILED_PRECONDITION and kind == "NoLegalMoveError":
-        return NoLegalMoveError(rest)
-    if code == grpc.StatusCode.INVALID_ARGUMENT:
-        if kind == "IllegalMoveError":
-            return IllegalMoveError(rest)
-        if kind == "InvalidStateError":
-            return InvalidStateError(rest)
-        if kind == "HeuristicError":
-            return HeuristicError(rest)
-        parsed = _GDL_MESSAGE.match(message)
-        if parsed is not None and parsed["kind"] in _GDL_ERRORS:
-            line, column = parsed["line"], parsed["column"]
-            return _GDL_ERRORS[parsed["kind"]](
-                parsed["message"], int(line) if line else None,
-                int(column) if column else None)
+    detail = error_detail_of(error)
+    if detail is not None:
+        found = error_from_detail(detail)
+        if found is not None:
+            return found
+    elif code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        # gRPC's own limits (a message over the size limit) have no detail.
+        return ResourceLimitError(message)
     return RemoteError(code, message)

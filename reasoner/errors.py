@@ -2,12 +2,22 @@
 
 Every error the reasoner raises on purpose derives from :class:`ReasonerError`, which is a
 ``ValueError``. Callers can catch precisely (a bad move, a bad file, a limit) or broadly. The
-gRPC service maps these classes to status codes in one place.
+gRPC service maps these classes to status codes and a structured ``reasoner.v1.ErrorDetail``
+in one table (:data:`reasoner.error_codes.ERROR_CODES`), which the client reads back into the
+same classes with the same fields.
+
+Each class names its structured fields in ``fields``: the keyword arguments of its
+constructor besides the message, kept as attributes of the same names (None: not known).
+Errors pickle with their fields (they cross process boundaries in
+:func:`reasoner.engine.limits.run_bounded`).
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 __all__ = [
+    "DeadlineExceeded",
     "GdlError",
     "GdlSyntaxError",
     "GdlValidationError",
@@ -27,9 +37,19 @@ __all__ = [
 class ReasonerError(ValueError):
     """Base class of every error the reasoner raises deliberately."""
 
+    # The structured fields of the class (constructor keywords and attributes).
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def text(self) -> str:
+        """The message alone, without what the class adds to it (a GDL error's position)."""
+        return str(self)
+
 
 class GdlError(ReasonerError):
     """A problem with a GDL text, located at a line and column (1-based) when known."""
+
+    fields = ("line", "column")
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
         self.message = message
@@ -37,6 +57,10 @@ class GdlError(ReasonerError):
         self.column = column
         where = f"line {line}, column {column}: " if line is not None else ""
         super().__init__(f"{where}{message}")
+
+    @property
+    def text(self) -> str:
+        return self.message
 
 
 class GdlSyntaxError(GdlError):
@@ -52,7 +76,16 @@ class UnsupportedGdlError(GdlValidationError):
 
 
 class IllegalMoveError(ReasonerError):
-    """A joint move that is malformed (role missing or doubled) or not legal in the state."""
+    """A joint move that is malformed (role missing or doubled) or not legal in the state;
+    ``role`` and ``move_id`` name the offending role and move where known."""
+
+    fields = ("role", "move_id")
+
+    def __init__(self, message: str, *, role: str | None = None,
+                 move_id: int | None = None) -> None:
+        self.role = role
+        self.move_id = move_id
+        super().__init__(message)
 
 
 class InvalidStateError(ReasonerError):
@@ -60,11 +93,25 @@ class InvalidStateError(ReasonerError):
 
 
 class NoLegalMoveError(ReasonerError):
-    """A role has no legal move in a non-terminal state (a defect of the game's rules)."""
+    """A role has no legal move in a non-terminal state (a defect of the game's rules);
+    ``role`` names it where known."""
+
+    fields = ("role",)
+
+    def __init__(self, message: str, *, role: str | None = None) -> None:
+        self.role = role
+        super().__init__(message)
 
 
 class GoalError(ReasonerError):
-    """A role has no goal value, or more than one, in the state asked about."""
+    """A role has no goal value, or more than one, in the state asked about; ``role``
+    names it where known."""
+
+    fields = ("role",)
+
+    def __init__(self, message: str, *, role: str | None = None) -> None:
+        self.role = role
+        super().__init__(message)
 
 
 class UnknownGameError(ReasonerError, LookupError):
@@ -72,21 +119,34 @@ class UnknownGameError(ReasonerError, LookupError):
 
 
 class ResourceLimitError(ReasonerError):
-    """Grounding or another computation exceeded a time or memory bound."""
+    """Grounding or another computation exceeded a time, memory or size bound.
+
+    ``network`` is true when the bound is a propositional network's own (the game was asked
+    for on the network backend and its network would be too large or too slow to build):
+    the message then already says what was too large, and the game still plays on clingo.
+    """
+
+    fields = ("bound", "relation", "network")
 
     def __init__(self, message: str, bound: str | None = None,
-                 relation: str | None = None) -> None:
-        self.bound = bound  # "time" or "memory"
+                 relation: str | None = None, *, network: bool = False) -> None:
+        self.bound = bound  # "time", "memory" or "size"
         self.relation = relation  # "name/arity" of the relation whose rules grew most
+        self.network = network
         super().__init__(message)
 
-    def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None]]:
-        return type(self), (str(self), self.bound, self.relation)
+    def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None],
+                                  dict[str, object]]:
+        return type(self), (str(self), self.bound, self.relation), {"network": self.network}
 
 
 class HeuristicError(ReasonerError):
     """An unknown heuristic, a parameter out of its range, or a heuristic that does not
     apply to the game or state asked about (the message names what is allowed)."""
+
+
+class DeadlineExceeded(ReasonerError):
+    """A request's deadline passed while the server was working on it."""
 
 
 class ReferenceFailure(ReasonerError):

@@ -205,10 +205,10 @@ class Game:
         try:
             key = str(parse_term(text, case_sensitive=self._case_sensitive))
         except GdlSyntaxError as error:
-            raise IllegalMoveError(f"malformed move {text!r}: {error}") from error
+            raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role) from error
         move = self._move_index.get((role, key))
         if move is None:
-            raise IllegalMoveError(f"{role} can never play {key} in this game")
+            raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)
         return move
 
     def state_from_fluents(self, fluents: Iterable[str]) -> State:
@@ -298,14 +298,15 @@ class Game:
         for index, move in enumerate(joint):
             if not 0 <= move < len(move_role) or move_role[move] != index:
                 raise IllegalMoveError(f"move id {move} is not a move of role "
-                                       f"{self.roles[index]} in this game")
+                                       f"{self.roles[index]} in this game",
+                                       role=self.roles[index], move_id=move)
         info, next_bits, next_info = self._machine.step(state.bits, joint, current=check_legal)
         if info is not None:
             for role_index, move in enumerate(joint):
                 if move not in info.legal[role_index]:
                     raise IllegalMoveError(
                         f"{self._moves[move].text} is not legal for {self.roles[role_index]} "
-                        "in this state"
+                        "in this state", role=self.roles[role_index], move_id=move
                     )
         return State(next_bits, self.fluents), next_info
 
@@ -336,7 +337,8 @@ class Game:
     def _role(self, role: str) -> int:
         index = self._role_index.get(role)
         if index is None:
-            raise IllegalMoveError(f"unknown role {role!r}; the roles are {list(self.roles)}")
+            raise IllegalMoveError(f"unknown role {role!r}; the roles are {list(self.roles)}",
+                                   role=role)
         return index
 
     def _single_goal(self, role: str, values: tuple[int, ...]) -> int:

@@ -21,6 +21,7 @@ from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.registry import GameRegistry
 from reasoner.server.service import ReasonerService
+from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
 
 __all__ = ["DEFAULT_LIMITS", "create_server", "serve"]
@@ -55,9 +56,9 @@ def _decoding(behaviour: Callable[[Any, grpc.ServicerContext], Any],
         try:
             request = request_class.FromString(raw)
         except DecodeError as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                          f"malformed {request_class.DESCRIPTOR.full_name} message "
-                          f"({len(raw)} bytes): {error}")
+            abort(context, RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                        f"malformed {request_class.DESCRIPTOR.full_name} "
+                                        f"message ({len(raw)} bytes): {error}"))
         return behaviour(request, context)
 
     return handle

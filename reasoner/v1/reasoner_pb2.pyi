@@ -1,10 +1,48 @@
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_KIND_UNSPECIFIED: _ClassVar[ErrorKind]
+    ERROR_KIND_INTERNAL: _ClassVar[ErrorKind]
+    ERROR_KIND_REQUEST: _ClassVar[ErrorKind]
+    ERROR_KIND_GDL: _ClassVar[ErrorKind]
+    ERROR_KIND_GDL_SYNTAX: _ClassVar[ErrorKind]
+    ERROR_KIND_GDL_VALIDATION: _ClassVar[ErrorKind]
+    ERROR_KIND_UNSUPPORTED_GDL: _ClassVar[ErrorKind]
+    ERROR_KIND_ILLEGAL_MOVE: _ClassVar[ErrorKind]
+    ERROR_KIND_INVALID_STATE: _ClassVar[ErrorKind]
+    ERROR_KIND_HEURISTIC: _ClassVar[ErrorKind]
+    ERROR_KIND_NO_LEGAL_MOVE: _ClassVar[ErrorKind]
+    ERROR_KIND_GOAL: _ClassVar[ErrorKind]
+    ERROR_KIND_UNKNOWN_GAME: _ClassVar[ErrorKind]
+    ERROR_KIND_RESOURCE_LIMIT: _ClassVar[ErrorKind]
+    ERROR_KIND_DEADLINE_EXCEEDED: _ClassVar[ErrorKind]
+    ERROR_KIND_REFERENCE_FAILURE: _ClassVar[ErrorKind]
+    ERROR_KIND_REASONER: _ClassVar[ErrorKind]
+ERROR_KIND_UNSPECIFIED: ErrorKind
+ERROR_KIND_INTERNAL: ErrorKind
+ERROR_KIND_REQUEST: ErrorKind
+ERROR_KIND_GDL: ErrorKind
+ERROR_KIND_GDL_SYNTAX: ErrorKind
+ERROR_KIND_GDL_VALIDATION: ErrorKind
+ERROR_KIND_UNSUPPORTED_GDL: ErrorKind
+ERROR_KIND_ILLEGAL_MOVE: ErrorKind
+ERROR_KIND_INVALID_STATE: ErrorKind
+ERROR_KIND_HEURISTIC: ErrorKind
+ERROR_KIND_NO_LEGAL_MOVE: ErrorKind
+ERROR_KIND_GOAL: ErrorKind
+ERROR_KIND_UNKNOWN_GAME: ErrorKind
+ERROR_KIND_RESOURCE_LIMIT: ErrorKind
+ERROR_KIND_DEADLINE_EXCEEDED: ErrorKind
+ERROR_KIND_REFERENCE_FAILURE: ErrorKind
+ERROR_KIND_REASONER: ErrorKind
 
 class LoadOptions(_message.Message):
     __slots__ = ("case_sensitive", "lenient", "backend")
@@ -595,3 +633,25 @@ class AnalyzeGameResponse(_message.Message):
     terminal_states_seen: int
     elapsed_ms: float
     def __init__(self, successors: _Optional[_Iterable[_Union[AnalyzeGameResponse.Chain, _Mapping]]] = ..., orders: _Optional[_Iterable[_Union[AnalyzeGameResponse.Order, _Mapping]]] = ..., step_counters: _Optional[_Iterable[_Union[AnalyzeGameResponse.StepCounter, _Mapping]]] = ..., boards: _Optional[_Iterable[_Union[AnalyzeGameResponse.Board, _Mapping]]] = ..., quantities: _Optional[_Iterable[_Union[AnalyzeGameResponse.Quantity, _Mapping]]] = ..., turn_taking: _Optional[bool] = ..., noop_moves: _Optional[_Iterable[_Union[AnalyzeGameResponse.RoleNoops, _Mapping]]] = ..., teams: _Optional[_Iterable[_Union[AnalyzeGameResponse.Team, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[AnalyzeGameResponse.Feature, _Mapping]]] = ..., heuristics: _Optional[_Iterable[_Union[AnalyzeGameResponse.Heuristic, _Mapping]]] = ..., states_seen: _Optional[int] = ..., terminal_states_seen: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class ErrorDetail(_message.Message):
+    __slots__ = ("kind", "message", "line", "column", "bound", "relation", "network", "role", "move_id")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    RELATION_FIELD_NUMBER: _ClassVar[int]
+    NETWORK_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    kind: ErrorKind
+    message: str
+    line: int
+    column: int
+    bound: str
+    relation: str
+    network: bool
+    role: str
+    move_id: int
+    def __init__(self, kind: _Optional[_Union[ErrorKind, str]] = ..., message: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., bound: _Optional[str] = ..., relation: _Optional[str] = ..., network: _Optional[bool] = ..., role: _Optional[str] = ..., move_id: _Optional[int] = ...) -> None: ...
