@@ -97,7 +97,8 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
                 bounds or (AUTO_BOUNDS if backend == "auto" else NetworkBounds()))
         except ResourceLimitError as error:
             if backend == "propnet":
-                raise
+                raise ResourceLimitError(str(error), error.bound, error.relation,
+                                         network=True) from None
             note = str(error)
         else:
             propnet.info(propnet.init_bits)

@@ -29,8 +29,8 @@ def explain_overrun(error: ResourceLimitError, text: str, limits: Limits, *,
                     case_sensitive: bool = False) -> ResourceLimitError:
     """The error with the relation that grew added to its message (and as ``relation``);
     the error unchanged if the look itself fails, or if the error is a network's refusal
-    (its message already says what was too large)."""
-    if str(error).startswith("no network"):
+    (``error.network``: its message already says what was too large)."""
+    if error.network:
         return error
     seconds = min(LOOK_SECONDS, limits.seconds)
     # The look stops itself at its time and at 80% of the memory bound; the bounds of its

@@ -114,6 +114,7 @@ class _Recorder(clingo.Observer):
     def __init__(self, max_rules: int, deadline: float) -> None:
         self.rules: list[tuple[Sequence[int], Sequence[int]]] = []
         self.refusal = ""
+        self.refused: _Refused | None = None  # why it stopped the grounding, if it did
         self._max_rules = max_rules
         self._deadline = deadline
 
@@ -122,9 +123,12 @@ class _Recorder(clingo.Observer):
             self.refusal = "the ground program has choice rules or constraints"
         self.rules.append((head, body))
         if len(self.rules) > self._max_rules:
-            raise _Refused(f"the ground program has more than {self._max_rules:,} rules")
+            self.refused = _Refused(f"the ground program has more than {self._max_rules:,} "
+                                    "rules")
+            raise self.refused
         if len(self.rules) & 0xFFF == 0 and time.perf_counter() > self._deadline:
-            raise _Refused("grounding the network's program took too long")
+            self.refused = _Refused("grounding the network's program took too long")
+            raise self.refused
 
     def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
                     body: Sequence[tuple[int, int]]) -> None:
@@ -161,9 +165,10 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     ctl.add("base", [], translation.game_program + "\n".join(externals) + "\n")
     try:
         ctl.ground([("base", [])])
-    except RuntimeError as error:
-        if isinstance(error.__cause__, _Refused) or "_Refused" in str(error):
-            raise _resource(str(error.__cause__ or error)) from None
+    except RuntimeError:
+        # clingo reports an exception raised in the observer as a RuntimeError of its own.
+        if recorder.refused is not None:
+            raise _resource(str(recorder.refused)) from None
         raise
     except _Refused as error:
         raise _resource(str(error)) from None
