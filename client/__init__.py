@@ -4,12 +4,16 @@ Players receive :class:`RemoteGame` handles and the value types of :mod:`client.
 no protobuf type reaches them.
 """
 
+from client.errors import RemoteError
 from client.match import MatchResult, play_match
 from client.players import MctsPlayer, Player, RandomPlayer
 from client.reasoner_client import ReasonerClient, RemoteGame
 from client.values import (
+    Analysis,
+    Evaluation,
     GddlFiles,
     JointMove,
+    PlanStep,
     PlayoutResult,
     SimulationResult,
     State,
@@ -17,6 +21,7 @@ from client.values import (
 )
 
 __all__ = [
+    "Analysis",
     "Evaluation",
     "GddlFiles",
     "JointMove",
@@ -27,6 +32,7 @@ __all__ = [
     "PlayoutResult",
     "RandomPlayer",
     "ReasonerClient",
+    "RemoteError",
     "RemoteGame",
     "SimulationResult",
     "State",

@@ -19,15 +19,25 @@ import grpc
 
 from client.errors import error_from_rpc
 from client.values import (
+    Analysis,
+    Board,
+    Chain,
     Evaluation,
+    Feature,
     GddlFiles,
+    HeuristicInfo,
+    HeuristicParameter,
     JointMove,
+    Order,
     PlanStep,
+    Quantity,
     SimulationResult,
     State,
     StateInfo,
+    StepCounter,
 )
-from reasoner.errors import UnknownGameError
+from reasoner.errors import GdlSyntaxError, IllegalMoveError, UnknownGameError
+from reasoner.gdl.parser import parse_term
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
@@ -47,6 +57,30 @@ def _info(message: pb.StateInfo) -> StateInfo:
 
 def _state(message: pb.State) -> State:
     return State(tuple(sorted(message.fluents)))
+
+
+def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
+    return Analysis(
+        successors=tuple(Chain(c.relation, tuple(c.elements)) for c in message.successors),
+        orders=tuple(Order(o.relation, o.pairs, o.successor) for o in message.orders),
+        step_counters=tuple(StepCounter(c.function, c.successor)
+                            for c in message.step_counters),
+        boards=tuple(Board(b.function, b.arity, tuple(b.inputs), tuple(b.outputs),
+                           tuple(b.orderings), b.cells, tuple(b.markers), tuple(b.pieces))
+                     for b in message.boards),
+        quantities=tuple(Quantity(q.function, q.arity, q.position, q.successor)
+                         for q in message.quantities),
+        turn_taking=message.turn_taking,
+        noop_moves={n.role: tuple(n.moves) for n in message.noop_moves},
+        teams=tuple(tuple(t.roles) for t in message.teams),
+        features=tuple(Feature(f.name, f.description) for f in message.features),
+        heuristics=tuple(HeuristicInfo(
+            h.name, h.summary,
+            tuple(HeuristicParameter(p.name, p.default, p.allowed) for p in h.parameters),
+            h.plans) for h in message.heuristics),
+        states_seen=message.states_seen,
+        terminal_states_seen=message.terminal_states_seen,
+        elapsed_ms=message.elapsed_ms)
 
 
 class ReasonerClient:
@@ -128,8 +162,25 @@ class RemoteGame:
         return self.roles.index(role)
 
     def move_id(self, role: str, text: str) -> int:
-        """The id of a move given as GDL text exactly as the table prints it."""
-        return self._by_text[(role, text)]
+        """The id of a move given as GDL text, read as the game was loaded (names
+        case-insensitively unless it was loaded case-sensitively; spacing is free), as
+        ``Game.move`` reads it in the engine.
+
+        Raises:
+            IllegalMoveError: an unknown role, a malformed text, or a move the role can
+                never make (``role`` is set).
+        """
+        if role not in self.roles:
+            raise IllegalMoveError(f"unknown role {role!r}; the roles are {list(self.roles)}",
+                                   role=role)
+        try:
+            key = str(parse_term(text, case_sensitive=self._options.case_sensitive))
+        except GdlSyntaxError as error:
+            raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role) from error
+        found = self._by_text.get((role, key))
+        if found is None:
+            raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)
+        return found
 
     def describe_state(self, state: State) -> list[str]:
         return [self.fluents[i] for i in state.fluents]
@@ -269,12 +320,11 @@ class RemoteGame:
                      p.move_id if p.HasField("move_id") else None) for p in e.plan))
             for e in r.evaluations]
 
-    def analyze(self) -> pb.AnalyzeGameResponse:
+    def analyze(self) -> Analysis:
         """What the heuristics see in the game: structures, turn-taking, teams, features
-        and the catalogue of heuristics (the ``AnalyzeGameResponse`` message)."""
-        found: pb.AnalyzeGameResponse = self._call(
-            "AnalyzeGame", lambda: pb.AnalyzeGameRequest(game_id=self.id))
-        return found
+        and the catalogue of heuristics."""
+        return _analysis(self._call("AnalyzeGame",
+                                    lambda: pb.AnalyzeGameRequest(game_id=self.id)))
 
     def __repr__(self) -> str:
         return f"<RemoteGame {self.id[:12]} roles={list(self.roles)}>"

@@ -7,6 +7,7 @@ input are in ``test_service_errors.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import queue
@@ -24,13 +25,16 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from client import ReasonerClient, State
+from client import Analysis, ReasonerClient, State
+from client.values import Board
 from reasoner.asp.translate import translate
 from reasoner.engine.game import parse_gdl
 from reasoner.engine.playout import random_playout
+from reasoner.errors import IllegalMoveError
 from reasoner.server.app import DEFAULT_LIMITS
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.service_support import (
@@ -560,6 +564,78 @@ def test_client_reloads_a_game_the_server_evicted() -> None:
         engine = bundled("tictactoe")
         assert info.legal == tuple(tuple(ids) for ids in engine.info(engine.initial_state).legal)
         assert info.terminal is False
+
+
+def test_client_exports_every_name_it_lists() -> None:
+    """``from client import *`` imports every name of ``client.__all__``."""
+    import client
+
+    namespace: dict[str, object] = {}
+    exec("from client import *", namespace)
+    assert set(client.__all__) <= set(namespace)
+
+
+def test_client_move_id_reads_the_text_as_the_engine_does(srv: Server) -> None:
+    """RemoteGame.move_id reads a move as Game.move does: spacing and case of names do not
+    matter in a game loaded case-insensitively; it gives the engine's id."""
+    engine = bundled("tictactoe")
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("tictactoe"))
+        for text in ("(mark 2 3)", "( MARK  2 3 )", "(Mark 2\n3)"):
+            assert game.move_id("xplayer", text) == engine.move("xplayer", text).id
+        assert game.move_id("oplayer", "NOOP") == engine.move("oplayer", "noop").id
+
+
+def test_client_move_id_of_a_case_sensitive_game_keeps_case(srv: Server) -> None:
+    """In a game loaded case-sensitively, a move's names keep their case: "NOOP" is no move
+    of tic-tac-toe's (IllegalMoveError with the role), "noop" is."""
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("tictactoe"), case_sensitive=True)
+        assert game.move_id("oplayer", "noop") == move_of(
+            srv.stub.GetGame(pb.GetGameRequest(game_id=game.id), timeout=CALL_TIMEOUT).game,
+            "oplayer", "noop")
+        with pytest.raises(IllegalMoveError, match="oplayer can never play NOOP") as caught:
+            game.move_id("oplayer", "NOOP")
+        assert caught.value.role == "oplayer"
+
+
+@pytest.mark.parametrize(("role", "text", "message"), [
+    ("xplayer", "(mark 9 9)", "xplayer can never play (mark 9 9) in this game"),
+    ("xplayer", "(mark 1 1", "malformed move '(mark 1 1'"),
+    ("nobody", "noop", "unknown role 'nobody'"),
+])
+def test_client_move_id_of_no_move_is_illegal_move_error(srv: Server, role: str, text: str,
+                                                         message: str) -> None:
+    """A move text that is no move of the role (or malformed, or of an unknown role) raises
+    IllegalMoveError naming it, with the role, as the engine's Game.move does."""
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("tictactoe"))
+        with pytest.raises(IllegalMoveError, match=re.escape(message)) as caught:
+            game.move_id(role, text)
+    assert caught.value.role == role
+    with pytest.raises(IllegalMoveError, match=re.escape(message)):
+        bundled("tictactoe").move(role, text)
+
+
+def test_client_analyze_gives_value_types(srv: Server) -> None:
+    """RemoteGame.analyze gives the client's frozen value types, no protobuf message, with
+    what AnalyzeGame answers: tic-tac-toe's turn-taking, noop moves, board and catalogue."""
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("tictactoe"))
+        found = game.analyze()
+    assert isinstance(found, Analysis)
+    assert not isinstance(found, Message)
+    assert found.turn_taking
+    assert found.noop_moves == {"xplayer": ("noop",), "oplayer": ("noop",)}
+    board = next(b for b in found.boards if b.function == "cell")
+    assert isinstance(board, Board) and len(board.inputs) == 2
+    heuristics = {h.name: h for h in found.heuristics}
+    assert {"hff", "fjo", "fuzzy", "extended-ff"} <= set(heuristics)
+    assert [p.name for p in heuristics["fuzzy"].parameters] == ["p", "t", "q", "structures"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        found.turn_taking = False  # type: ignore[misc]
+    values = [found, *found.boards, *found.heuristics, *found.features, *found.successors]
+    assert not [v for v in values if not dataclasses.is_dataclass(v)]
 
 
 # -- concurrency -----------------------------------------------------------------------------
