@@ -7,22 +7,34 @@ hold every game it had (checked after every test that uses it). Servers with spe
 
 from __future__ import annotations
 
+import pickle
 import time
 from collections.abc import Callable, Iterator
+from concurrent import futures
+from typing import Any
 
 import grpc
 import pytest
+from grpc_status import rpc_status
 
-from client import ReasonerClient, State
+from client import ReasonerClient, RemoteError, State
+from client.errors import error_from_rpc
+from reasoner import errors
 from reasoner.engine.limits import Limits
+from reasoner.engine.overrun import explain_overrun
+from reasoner.error_codes import ERROR_CODES, RequestError, error_code
 from reasoner.errors import (
     GdlError,
+    GdlSyntaxError,
     IllegalMoveError,
     InvalidStateError,
+    NoLegalMoveError,
     ReasonerError,
     ResourceLimitError,
     UnknownGameError,
 )
+from reasoner.server.service import MAX_NEXT_JOINT_MOVES
+from reasoner.server.status import abort
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.service_support import (
     CALL_TIMEOUT,
@@ -499,3 +511,242 @@ def test_client_errors_are_reasoner_errors(client: ReasonerClient) -> None:
             failure()
         caught.append(type(error.value).__name__)
     assert caught == ["UnknownGameError", "InvalidStateError", "GdlSyntaxError", "RemoteError"]
+
+
+# -- the error contract: ErrorDetail in the status details -----------------------------------
+
+
+def error_detail(call: Callable[..., Any], request: Any) -> tuple[grpc.StatusCode, str,
+                                                                   pb.ErrorDetail]:
+    """Make a call that must fail; its status code and message and the ErrorDetail that its
+    google.rpc.Status details hold (exactly one)."""
+    with pytest.raises(grpc.RpcError) as caught:
+        call(request, timeout=CALL_TIMEOUT)
+    error: Any = caught.value
+    status = rpc_status.from_call(error)
+    assert status is not None, error.details()
+    assert len(status.details) == 1
+    detail = pb.ErrorDetail()
+    assert status.details[0].Unpack(detail)
+    return error.code(), error.details(), detail
+
+
+def test_malformed_gdl_detail_has_kind_line_and_column(srv: Server) -> None:
+    """A LoadGame of GDL that does not parse gets INVALID_ARGUMENT whose ErrorDetail says
+    GDL_SYNTAX at line 2, column 1, with the message without the position."""
+    code, message, detail = error_detail(srv.stub.LoadGame, pb.LoadGameRequest(gdl=MALFORMED))
+    assert code == INVALID
+    assert message == "GdlSyntaxError: line 2, column 1: '(' is never closed"
+    assert detail == pb.ErrorDetail(kind=pb.ERROR_KIND_GDL_SYNTAX, line=2, column=1,
+                                    message="'(' is never closed")
+
+
+def test_client_gdl_syntax_error_has_the_detail_fields(client: ReasonerClient) -> None:
+    """The client raises GdlSyntaxError with the line, column and message of the server's
+    ErrorDetail, and the same text as the engine's own error."""
+    with pytest.raises(GdlSyntaxError) as caught:
+        client.load_game(MALFORMED)
+    error = caught.value
+    assert type(error) is GdlSyntaxError
+    assert (error.line, error.column, error.message) == (2, 1, "'(' is never closed")
+    assert str(error) == "line 2, column 1: '(' is never closed"
+
+
+def test_invalid_gdl_detail_has_the_rule_position(srv: Server) -> None:
+    """An unsafe rule's ErrorDetail is GDL_VALIDATION with the rule's line and column."""
+    _, _, detail = error_detail(srv.stub.LoadGame, pb.LoadGameRequest(gdl=UNSAFE))
+    assert (detail.kind, detail.line, detail.column) == (pb.ERROR_KIND_GDL_VALIDATION, 3, 3)
+
+
+def test_illegal_move_detail_has_role_and_move_id(srv: Server, ttt: pb.GameInfo) -> None:
+    """An illegal move's ErrorDetail is ILLEGAL_MOVE with the role and the move id."""
+    noop_x = move_of(ttt, "xplayer", "noop")
+    code, _, detail = error_detail(srv.stub.Next, pb.NextRequest(
+        game_id=ttt.game_id, state=initial_state(srv, ttt),
+        joint_moves=[pb.JointMove(moves=[noop_x, move_of(ttt, "oplayer", "noop")])]))
+    assert code == INVALID
+    assert detail == pb.ErrorDetail(kind=pb.ERROR_KIND_ILLEGAL_MOVE, role="xplayer",
+                                    move_id=noop_x,
+                                    message="noop is not legal for xplayer in this state")
+
+
+def test_client_illegal_move_error_carries_role_and_move_id(client: ReasonerClient) -> None:
+    """The client's IllegalMoveError for a move of another role carries that role and the
+    move id."""
+    game = client.load_game(game_text("tictactoe"))
+    o_noop = game.move_id("oplayer", "noop")
+    with pytest.raises(IllegalMoveError) as caught:
+        game.next(game.initial_state(), (o_noop, o_noop))
+    assert (caught.value.role, caught.value.move_id) == ("xplayer", o_noop)
+
+
+def test_client_resource_limit_error_has_bound_and_relation() -> None:
+    """A grounding that explodes arrives as ResourceLimitError with bound "time" and the
+    relation that grew, as the ErrorDetail says."""
+    limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits) as server, \
+            ReasonerClient(server.target, timeout=CALL_TIMEOUT) as reasoner, \
+            pytest.raises(ResourceLimitError) as caught:
+        reasoner.load_game(EXPLODING)
+    error = caught.value
+    assert (error.bound, error.relation, error.network) == ("time", "next/1", False)
+    assert str(error).startswith("exceeded the time bound of 2 s; the rules of next/1 grew")
+
+
+def test_expand_over_its_cap_detail_is_a_size_bound(srv: Server) -> None:
+    """Expand's cap on joint moves is a RESOURCE_LIMIT with bound "size"."""
+    game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=WIDE), timeout=CALL_TIMEOUT).game
+    _, _, detail = error_detail(srv.stub.Expand, pb.ExpandRequest(
+        game_id=game.game_id, state=initial_state(srv, game)))
+    assert (detail.kind, detail.bound, detail.relation) == (
+        pb.ERROR_KIND_RESOURCE_LIMIT, "size", "")
+
+
+def test_simulate_without_legal_move_detail_has_no_legal_move_kind(srv: Server) -> None:
+    """A role without a legal move in a playout gives ErrorDetail NO_LEGAL_MOVE, and the
+    client raises NoLegalMoveError."""
+    game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
+    _, _, detail = error_detail(srv.stub.Simulate,
+                                pb.SimulateRequest(game_id=game.game_id, playouts=1))
+    assert detail.kind == pb.ERROR_KIND_NO_LEGAL_MOVE
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as reasoner, \
+            pytest.raises(NoLegalMoveError, match="role a has no legal move"):
+        reasoner.load_game(STUCK).simulate(playouts=1)
+
+
+def test_malformed_message_detail_is_a_request_error(srv: Server) -> None:
+    """Bytes that are no protobuf message get ErrorDetail kind REQUEST; the client raises
+    RemoteError (a RequestError) with the status code."""
+    with pytest.raises(grpc.RpcError) as caught:
+        srv.raw("Query")(b"\xff\xff\xff\xff garbage", timeout=CALL_TIMEOUT)
+    status = rpc_status.from_call(caught.value)
+    assert status is not None
+    detail = pb.ErrorDetail()
+    assert status.details[0].Unpack(detail)
+    assert detail.kind == pb.ERROR_KIND_REQUEST
+    error = error_from_rpc(caught.value)
+    assert isinstance(error, RemoteError) and isinstance(error, RequestError)
+    assert error.code == INVALID
+
+
+def test_every_error_class_is_in_the_table() -> None:
+    """Every error class of reasoner.errors has an entry of its own in ERROR_CODES, and no
+    two entries share a kind."""
+    classes = {getattr(errors, name) for name in errors.__all__}
+    assert classes <= set(ERROR_CODES)
+    kinds = [code.kind for code in ERROR_CODES.values()]
+    assert len(set(kinds)) == len(kinds)
+    assert pb.ERROR_KIND_UNSPECIFIED not in kinds
+
+
+# An instance of every class in the table, with every field it has set.
+FIELD_VALUES: dict[str, object] = {"line": 3, "column": 14, "bound": "memory",
+                                   "relation": "cell/3", "network": True, "role": "white",
+                                   "move_id": 17}
+
+
+def sample_error(cls: type[ReasonerError]) -> ReasonerError:
+    if cls is RequestError:
+        return RequestError(grpc.StatusCode.FAILED_PRECONDITION, "the message of a request")
+    return cls(f"the message of a {cls.__name__}",  # type: ignore[call-arg]
+               **{name: FIELD_VALUES[name] for name in cls.fields})
+
+
+@pytest.fixture(scope="module")
+def raising_server() -> Iterator[str]:
+    """A real gRPC server on port 0 whose GetGame fails with the server's status for the
+    error class named by the game id (sample_error's instance): the status path of the
+    service (reasoner.server.status.abort) without a game to provoke each error with."""
+    samples = {cls.__name__: sample_error(cls) for cls in ERROR_CODES}
+
+    def get_game(request: pb.GetGameRequest, context: grpc.ServicerContext) -> None:
+        abort(context, samples[request.game_id])
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        "reasoner.v1.Reasoner", {"GetGame": grpc.unary_unary_rpc_method_handler(
+            get_game, request_deserializer=pb.GetGameRequest.FromString)}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.stop(None)
+
+
+@pytest.mark.parametrize("cls", list(ERROR_CODES), ids=lambda cls: cls.__name__)
+def test_every_error_class_round_trips_to_the_client(raising_server: str,
+                                                     cls: type[ReasonerError]) -> None:
+    """An error the server reports arrives at the client as the same class (RemoteError, a
+    RequestError, for RequestError) with the same fields and the same text (an INTERNAL
+    one's text stays on the server), under the table's status code."""
+    sent = sample_error(cls)
+    with ReasonerClient(raising_server, timeout=CALL_TIMEOUT) as reasoner, \
+            pytest.raises(ReasonerError) as caught:
+        reasoner.call("GetGame", pb.GetGameRequest(game_id=cls.__name__))
+    received = caught.value
+    code = error_code(sent)
+    if cls is RequestError:
+        assert type(received) is RemoteError
+        assert isinstance(received, RequestError) and received.code == sent.code
+        assert received.text == sent.text
+        return
+    assert type(received) is cls
+    assert {name: getattr(received, name) for name in cls.fields} == {
+        name: getattr(sent, name) for name in cls.fields}
+    if code.internal:
+        assert str(received) == f"internal error: {cls.__name__}"
+    else:
+        assert str(received) == str(sent)
+
+
+@pytest.mark.parametrize("cls", list(ERROR_CODES), ids=lambda cls: cls.__name__)
+def test_every_error_class_pickles_with_its_fields(cls: type[ReasonerError]) -> None:
+    """Errors cross process boundaries (bounded children): each class pickles to the same
+    class, text and fields."""
+    sent = sample_error(cls)
+    received = pickle.loads(pickle.dumps(sent))
+    assert type(received) is cls and str(received) == str(sent)
+    assert {name: getattr(received, name) for name in cls.fields} == {
+        name: getattr(sent, name) for name in cls.fields}
+
+
+def test_network_refusal_is_not_explained_by_a_growth_look() -> None:
+    """A ResourceLimitError that is a network's refusal (network=True) comes back from
+    explain_overrun as it is: no second look at the grounding."""
+    refusal = ResourceLimitError("no network: more than 10 gates", bound="size", network=True)
+    limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
+    assert explain_overrun(refusal, EXPLODING, limits) is refusal
+
+
+# -- Next's cap and deadline -----------------------------------------------------------------
+
+
+def test_next_with_too_many_joint_moves_is_invalid_argument(srv: Server,
+                                                            ttt: pb.GameInfo) -> None:
+    """A Next with more joint moves than its cap gets INVALID_ARGUMENT naming the cap and
+    the count."""
+    joint = pb.JointMove(moves=[move_of(ttt, "xplayer", "(mark 1 1)"),
+                                move_of(ttt, "oplayer", "noop")])
+    count = MAX_NEXT_JOINT_MOVES + 1
+    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+        game_id=ttt.game_id, state=initial_state(srv, ttt), joint_moves=[joint] * count))
+    assert details == (f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
+                       f"{count:,}")
+
+
+def test_next_past_its_deadline_gives_up() -> None:
+    """A Next of 100,000 connect-four joint moves (seconds of work) with a 0.5 s deadline
+    ends in DEADLINE_EXCEEDED, and the server (one worker thread) answers the next request
+    at once: it gave up the batch."""
+    with running_server(workers=1) as server:
+        game = server.load("connectfour")
+        start = initial_state(server, game)
+        joint = pb.JointMove(moves=[move_of(game, "red", "(drop 1)"),
+                                    move_of(game, "black", "noop")])
+        expect_error(grpc.StatusCode.DEADLINE_EXCEEDED, server.stub.Next, pb.NextRequest(
+            game_id=game.game_id, state=start, joint_moves=[joint] * MAX_NEXT_JOINT_MOVES),
+            timeout=0.5)
+        started = time.monotonic()
+        assert_answers(server, game)
+        assert time.monotonic() - started < 2

@@ -19,7 +19,7 @@ from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game, parse_gdl
 from reasoner.engine.playout import simulate
 from reasoner.engine.values import State
-from reasoner.errors import InvalidStateError, NoLegalMoveError
+from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.heuristics.analysis import GameAnalysis
@@ -34,7 +34,7 @@ from reasoner.instantiate.ground_game import (
 from reasoner.instantiate.layers import description_layers as layers
 from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
-from reasoner.server.status import DeadlineExceeded, RequestError, status_of
+from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
@@ -48,23 +48,23 @@ Handler = Callable[[Any, Request, grpc.ServicerContext], Response]
 
 MAX_PLAYOUTS = 1_000_000
 MAX_EXPAND_CHILDREN = 100_000
+MAX_NEXT_JOINT_MOVES = 100_000
 MAX_EVALUATE_STATES = 10_000
 DEFAULT_MAX_STEPS = 1000
 
 
 def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
-    """Map every error a handler raises to a status code; never leak a traceback."""
+    """Map every error a handler raises to its status (see :mod:`reasoner.server.status`);
+    never leak a traceback."""
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Request, context: grpc.ServicerContext) -> Response:
         try:
             return method(self, request, context)
         except Exception as error:
-            code, message = status_of(error)
-            if code == grpc.StatusCode.INTERNAL:
+            if rich_status_of(error).code == grpc.StatusCode.INTERNAL.value[0]:
                 log.exception("internal error in %s", method.__name__)
-            context.abort(code, message)
-            raise  # abort raises; this line is for type checkers
+            abort(context, error)
 
     return wrapper
 
@@ -192,12 +192,18 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Next(self, request: pb.NextRequest, context: grpc.ServicerContext) -> pb.NextResponse:
         game = self._registry.get(request.game_id).game
         state = _state(game, request.state)
+        if len(request.joint_moves) > MAX_NEXT_JOINT_MOVES:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
+                               f"{len(request.joint_moves):,}")
         check = request.check_legal if request.HasField("check_legal") else True
         successors = []
         for joint in request.joint_moves:
             following, info = game.successor(state, tuple(joint.moves), check_legal=check)
             successors.append(pb.Successor(state=_state_message(following),
                                            info=_info_message(info)))
+            if len(successors) % 256 == 0:
+                _check_time(context)
         return pb.NextResponse(successors=successors)
 
     @_rpc
@@ -210,9 +216,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         for legal in info.legal:
             count *= len(legal)
         if count > MAX_EXPAND_CHILDREN:
-            raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"the state has {count} joint moves; Expand returns at most "
-                               f"{MAX_EXPAND_CHILDREN} (use Query and Next)")
+            raise ResourceLimitError(f"the state has {count} joint moves; Expand returns at "
+                                     f"most {MAX_EXPAND_CHILDREN} (use Query and Next)",
+                                     bound="size")
         children = []
         for joint in itertools.product(*info.legal):
             following, child_info = game.successor(state, joint, check_legal=False)
@@ -235,13 +241,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         state = _state(game, request.state) if request.HasField("state") else game.initial_state
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
         start = time.perf_counter()
-        try:
-            run = simulate(game, state, request.playouts, request.seed, max_steps,
-                           record=request.record_trajectories,
-                           check=lambda: _check_time(context))
-        except NoLegalMoveError as error:
-            raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
-                               f"NoLegalMoveError: {error}") from None
+        run = simulate(game, state, request.playouts, request.seed, max_steps,
+                       record=request.record_trajectories, check=lambda: _check_time(context))
         elapsed_ms = (time.perf_counter() - start) * 1e3
         if request.columns:
             return pb.SimulateResponse(
