@@ -345,9 +345,9 @@ class Game:
         if len(values) == 1:
             return values[0]
         if not values:
-            raise GoalError(f"role {role} has no goal value in this state")
+            raise GoalError(f"role {role} has no goal value in this state", role=role)
         raise GoalError(f"role {role} has several goal values in this state: "
-                        f"{sorted(values)}")
+                        f"{sorted(values)}", role=role)
 
     def _joint_ids(self, joint_move: JointMove) -> tuple[int, ...]:
         unknown = [role for role in joint_move if role not in self._role_index]

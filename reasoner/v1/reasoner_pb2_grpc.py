@@ -136,7 +136,8 @@ class ReasonerServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Next(self, request, context):
-        """Successors of one state under one or many joint moves (batched).
+        """Successors of one state under one or many joint moves (batched). INVALID_ARGUMENT for
+        more than 100,000 joint moves in one request.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
