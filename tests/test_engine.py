@@ -168,7 +168,7 @@ def test_moves_have_a_readable_repr() -> None:
     game = bundled("tictactoe")
     move = game.move("xplayer", "(mark 1 2)")
     assert repr(move) == f"Move({move.id}, 'xplayer', '(mark 1 2)')"
-    assert eval(repr(move)) == move
+    assert eval(repr(move), {"Move": Move}) == move
     assert str(game.move("oplayer", "noop")) == "noop"
 
 
