@@ -12,14 +12,14 @@
 ('you',)
 >>> state = game.next_state(game.initial_state, {"you": "inc"})
 >>> state
-State({(count 1)})
+State((true (count 1)))
 >>> game.is_terminal(state), game.goals(game.next_state(state, {"you": "inc"}))
 (False, {'you': 100})
 """
 
-from reasoner.engine.game import Game, JointMove, LoadStatistics
+from reasoner.engine.game import Game, LoadStatistics
 from reasoner.engine.limits import Limits
-from reasoner.engine.values import Move, State
+from reasoner.engine.values import JointMove, Move, State, StateInfo
 from reasoner.errors import (
     GdlError,
     GdlSyntaxError,
@@ -48,6 +48,7 @@ __all__ = [
     "ReasonerError",
     "ResourceLimitError",
     "State",
+    "StateInfo",
     "UnknownGameError",
     "UnsupportedGdlError",
 ]

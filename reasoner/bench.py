@@ -18,7 +18,8 @@ from typing import Any
 
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.playout import random_playout, sample_states, simulate
+from reasoner.engine.walk import random_playout, sample_states
+from reasoner.propnet.machine import PropnetMachine
 
 _NO_CAP = 1 << 30  # playouts run to the end
 
@@ -77,8 +78,8 @@ def _network_load(text: str) -> tuple[int, int, int, float, float]:
     gc.collect()
     before = _resident_mb()
     game = Game.from_gdl(text, backend="propnet")
-    assert game.network is not None and game.propnet is not None
-    game.propnet.batch  # noqa: B018  (compiled on first use: part of what a game costs)
+    assert game.network is not None and isinstance(game.machine, PropnetMachine)
+    game.machine.batch  # noqa: B018  (compiled on first use: part of what a game costs)
     gc.collect()
     size = game.network.size
     return (size.propositions, size.gates, size.edges, game.statistics.network_ms,
@@ -149,8 +150,9 @@ def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float 
     for about ``seconds``; the goal values of every playout are read as Simulate reads them."""
     start = time.perf_counter()
     game = Game.from_gdl(text, backend="propnet")
-    assert game.propnet is not None
-    game.propnet.batch  # noqa: B018  (compiled on first use: part of the load here)
+    machine = game.machine
+    assert isinstance(machine, PropnetMachine)
+    machine.batch  # noqa: B018  (compiled on first use: part of the load here)
     load_ms = (time.perf_counter() - start) * 1e3
     rates: list[float] = []
     counts: list[int] = []
@@ -159,8 +161,9 @@ def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float 
         batches = 0
         began = time.perf_counter()
         while time.perf_counter() - began < seconds:
-            updates += simulate(game, game.initial_state, lanes, seed + 7919 * run + batches,
-                                _NO_CAP, lanes=lanes).updates
+            updates += machine.simulate(game.initial_state.bits, lanes,
+                                        seed + 7919 * run + batches, _NO_CAP,
+                                        lanes=lanes).updates
             batches += 1
         rates.append(updates / (time.perf_counter() - began))
         counts.append(updates)
@@ -225,7 +228,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
     stem = Path(name).stem
     local = Game.from_gdl(text)
     pairs = [(tuple(state.fluent_ids()), joint)
-             for state, joint in sample_states(local, 2000, seed)]
+             for state, joint in sample_states(local, local.initial_state, 2000, seed)]
     context = multiprocessing.get_context("spawn")
     ports: Any = context.Queue()
     stop: Any = context.Event()
@@ -281,8 +284,8 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                 simulated = remote.simulate(playouts=simulate_playouts, seed=seed + round_)
                 remote_rates.append(simulated.updates / (time.perf_counter() - start))
                 start = time.perf_counter()
-                updates = simulate(local, local.initial_state, simulate_playouts,
-                                   seed + round_, 1000).updates
+                updates = local.simulate(local.initial_state, simulate_playouts,
+                                         seed + round_, 1000).updates
                 local_rates.append(updates / (time.perf_counter() - start))
             results.append(ServiceResult(
                 game=stem, backend=f"grpc-simulate-{local.backend}", threads=1, calls=5,

@@ -245,7 +245,7 @@ def _progress(args: argparse.Namespace) -> bool | None:
 def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
                  progress: bool | None) -> tuple[InstantiatedGame, GddlGame | None]:
     """The work of ``ground``, in the bounded child: the instantiation, and its GDDL."""
-    from reasoner.engine.game import parse_gdl
+    from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.validation import validate
     from reasoner.instantiate.ground_game import description_gddl, instantiate_description
     from reasoner.progress import PhaseProgress
@@ -386,7 +386,7 @@ HEURISTIC_BENCH = ("hff", "fjo", "fuzzy")
 
 def _cmd_bench_heuristics(args: argparse.Namespace) -> int:
     from reasoner.engine.game import Game
-    from reasoner.engine.playout import sample_states
+    from reasoner.engine.walk import sample_states
     from reasoner.heuristics.benchmark import (
         evaluation_rate,
         greedy_against_random,
@@ -408,7 +408,8 @@ def _cmd_bench_heuristics(args: argparse.Namespace) -> int:
         try:
             game = Game.from_gdl(_read(path), limits=_limits(args))
             heuristics = GameHeuristics(game)
-            states = [state for state, _ in sample_states(game, args.states, seed=args.seed)]
+            states = [state for state, _ in sample_states(game, game.initial_state, args.states,
+                                                             seed=args.seed)]
             role = game.roles[0]
             rates = {name: evaluation_rate(heuristics, name, role, states, runs=args.runs)
                      for name in names}

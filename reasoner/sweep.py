@@ -26,7 +26,7 @@ from typing import Any
 from reasoner.engine.game import Game
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
-from reasoner.engine.playout import random_playout
+from reasoner.engine.walk import random_playout
 from reasoner.errors import (
     GdlError,
     GoalError,
@@ -119,7 +119,7 @@ def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
                strict: bool) -> tuple[int, str]:
     """The source's roles, and the first difference between it and its instantiated game
     on seeded playouts ("" if none)."""
-    from reasoner.engine.agreement import first_disagreement
+    from reasoner.crosscheck.agreement import first_disagreement
 
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     source = Game.from_gdl(text, strict=strict)

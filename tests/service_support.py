@@ -14,10 +14,10 @@ from typing import Any
 import grpc
 import pytest
 
-from reasoner.asp.machine import StateInfo
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
-from reasoner.engine.playout import random_playout, simulate
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import random_playout
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.app import create_server
 from reasoner.server.registry import GameRegistry
@@ -130,8 +130,8 @@ def local_playouts(game: Game, seed: int, playouts: int, max_steps: int = 1000,
     ``random_playout`` calls with one ``random.Random(seed)``; on the network backend one
     bit-parallel batch."""
     start = game.initial_state if state is None else state
-    if game.propnet is not None:
-        run = simulate(game, start, playouts, seed, max_steps, record=True)
+    if game.network is not None:
+        run = game.simulate(start, playouts, seed, max_steps, record=True)
         return [([list(values) for values in goals], length, terminal,
                  [list(joint) for joint in path])
                 for goals, length, terminal, path in zip(

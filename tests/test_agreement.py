@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reasoner import Game
-from reasoner.engine.agreement import first_disagreement
+from reasoner.crosscheck.agreement import first_disagreement
 from tests.conftest import ROOT
 
 

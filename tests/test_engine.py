@@ -16,6 +16,7 @@ from reasoner import (
     ResourceLimitError,
     State,
 )
+from reasoner.engine.values import Move
 from tests.conftest import CORPUS, bundled
 
 COUNTER = """
@@ -151,22 +152,79 @@ def test_state_round_trips_through_fluent_texts() -> None:
 
 
 def test_states_are_hashable_values_with_a_readable_repr() -> None:
-    """Equal states hash equally, can key dicts and pickle; repr lists the fluents."""
+    """Equal states hash equally, can key dicts and pickle; repr is the state's GDL text."""
     game = Game.from_gdl(COUNTER)
     s1 = game.next_state(game.initial_state, {"you": "inc"})
     s1_again = game.next_state(game.initial_state, {"you": "inc"})
     assert s1 == s1_again and hash(s1) == hash(s1_again)
     assert {s1: "one"}[s1_again] == "one"
-    assert repr(s1) == "State({(count 1)})"
+    assert repr(s1) == "State((true (count 1)))"
     assert pickle.loads(pickle.dumps(s1)) == s1
     assert len(s1) == 1 and "(count 1)" in s1
 
 
 def test_moves_have_a_readable_repr() -> None:
-    """A move shows its role and GDL text."""
+    """A move's repr is the constructor call: its id, role and GDL text."""
     game = bundled("tictactoe")
-    assert repr(game.move("xplayer", "(mark 1 2)")) == "Move('xplayer', '(mark 1 2)')"
+    move = game.move("xplayer", "(mark 1 2)")
+    assert repr(move) == f"Move({move.id}, 'xplayer', '(mark 1 2)')"
+    assert eval(repr(move), {"Move": Move}) == move
     assert str(game.move("oplayer", "noop")) == "noop"
+
+
+def test_a_state_cannot_be_changed_in_place() -> None:
+    """Assigning to a state's bits raises, so a state keying a dict keeps its entry."""
+    game = bundled("tictactoe")
+    table = {game.initial_state: "start"}
+    with pytest.raises(AttributeError):
+        game.initial_state.bits = 0  # type: ignore[misc]
+    assert table[game.initial_state] == "start"
+
+
+def test_values_are_frozen() -> None:
+    """Moves, joint moves and state infos refuse assignment too."""
+    game = bundled("tictactoe")
+    info = game.info(game.initial_state)
+    (joint, *_) = game.legal_joint_moves(game.initial_state)
+    with pytest.raises(AttributeError):
+        info.terminal = True  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        joint.moves[0].text = "(mark 3 3)"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        joint._moves = ()  # type: ignore[misc]
+
+
+def test_states_of_two_games_are_not_equal() -> None:
+    """The same bits over two games' fluent tables are two different states, and a game
+    refuses the other's state."""
+    ttt, nim = bundled("tictactoe"), bundled("nim")
+    foreign = State(ttt.initial_state.bits, nim.fluents)
+    assert foreign != ttt.initial_state
+    with pytest.raises(InvalidStateError):
+        ttt.info(foreign)
+
+
+def test_joint_moves_read_as_mappings_and_gdl() -> None:
+    """A legal joint move maps roles to moves, gives its ids for ``step`` and prints as
+    ``does`` facts."""
+    game = bundled("tictactoe")
+    joint = game.legal_joint_moves(game.initial_state)[0]
+    assert list(joint) == ["xplayer", "oplayer"]
+    assert joint["oplayer"].text == "noop"
+    assert repr(joint) == "JointMove((does xplayer (mark 1 1)) (does oplayer noop))"
+    assert game.step(game.initial_state, joint.ids)[0] == game.next_state(game.initial_state,
+                                                                         joint)
+
+
+def test_step_checks_legality_unless_asked_not_to() -> None:
+    """``step`` on ids refuses an illegal move by default and plays it when told not to
+    check (search loops that draw from the legal moves save the query)."""
+    game = bundled("tictactoe")
+    noop, mark = game.move("xplayer", "noop").id, game.move("oplayer", "(mark 1 1)").id
+    with pytest.raises(IllegalMoveError):
+        game.step(game.initial_state, (noop, mark))
+    state, _ = game.step(game.initial_state, (noop, mark), check_legal=False)
+    assert "(cell 1 1 o)" in state
 
 
 def test_missing_goal_is_an_error_not_a_guess() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.engine.game import parse_gdl
+from reasoner.gdl.parser import parse_gdl
 from reasoner.instantiate.gddl import GddlGame as Written
 from reasoner.instantiate.ground_game import description_gddl, instantiate
 from tests.conftest import BUNDLED, CORPUS, GAMES

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from reasoner.asp.growth import measure_growth
 from reasoner.asp.translate import translate
-from reasoner.engine.game import Game, parse_gdl
+from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
 from reasoner.engine.overrun import explain_overrun
 from reasoner.errors import ResourceLimitError
+from reasoner.gdl.parser import parse_gdl
 from tests.conftest import CORPUS, GAMES
 from tests.test_engine import EXPLODING
 

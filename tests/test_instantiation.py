@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.engine.agreement import first_disagreement
+from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.gdl.parser import parse_game
 from reasoner.gdl.syntax import Rule, Variable, literal_variables
 from reasoner.instantiate.ground_game import instantiate

@@ -16,7 +16,6 @@ from reasoner.crosscheck.run import crosscheck_folder
 from reasoner.engine.backend import build_machine
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
-from reasoner.engine.playout import simulate
 from reasoner.errors import GdlValidationError, NoLegalMoveError, ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import NetworkBounds, build_network
@@ -55,7 +54,7 @@ def _visited(machine: PropnetMachine, count: int, seed: int) -> list[tuple[int, 
         while not info.terminal and len(pairs) < count:
             joint = tuple(rng.choice(legal) for legal in info.legal)
             pairs.append((bits, joint))
-            _, bits, info = machine.step(bits, joint, current=False)
+            _, bits, info = machine.transition(bits, joint, current=False)
     return pairs
 
 
@@ -64,8 +63,8 @@ def test_batch_evaluation_matches_the_single_state_evaluation(name: str) -> None
     """300 states from random playouts packed one per lane: the bit-parallel functions give
     every lane the legal moves, terminal flag, goals and successor of the one-state code."""
     game = bundled(name)
-    assert game.propnet is not None
-    machine, network = game.propnet, game.propnet.network
+    assert isinstance(game.machine, PropnetMachine)
+    machine, network = game.machine, game.machine.network
     pairs = _visited(machine, 300, seed=3)
     full = (1 << len(pairs)) - 1
     fluents, moves = len(network.fluent_texts), len(network.move_texts)
@@ -85,14 +84,14 @@ def test_batch_evaluation_matches_the_single_state_evaluation(name: str) -> None
         assert tuple(tuple(v for (v, _), held in zip(values, row, strict=True) if held >> k & 1)
                      for values, row in zip(network.goals, goals, strict=True)) == info.goals
         assert sum(1 << i for i in range(fluents)
-                   if successor[i] >> k & 1) == machine.step(bits, joint, current=False)[1]
+                   if successor[i] >> k & 1) == machine.transition(bits, joint, current=False)[1]
 
 
 def test_batch_move_choice_is_uniform_and_independent_between_lanes() -> None:
     """9,000 tic-tac-toe playouts in 1,024-lane batches: xplayer's first move is each of
     the nine marks about 1,000 times (5 standard deviations allowed), oplayer's is noop."""
     game = bundled("tictactoe")
-    run = simulate(game, game.initial_state, 9000, seed=5, max_steps=1, record=True)
+    run = game.simulate(game.initial_state, 9000, seed=5, max_steps=1, record=True)
     first = Counter(game.all_moves[path[0][0]].text for path in run.trajectories)
     assert set(first) == {f"(mark {x} {y})" for x in (1, 2, 3) for y in (1, 2, 3)}
     assert all(850 <= count <= 1150 for count in first.values()), first
@@ -103,7 +102,7 @@ def test_batch_trajectories_replay_to_the_same_ends() -> None:
     """Every recorded batch playout of connect four, replayed one state at a time, is legal
     at every step and ends after the same number of steps with the same goals."""
     game = bundled("connectfour")
-    run = simulate(game, game.initial_state, 200, seed=8, max_steps=1000, record=True)
+    run = game.simulate(game.initial_state, 200, seed=8, max_steps=1000, record=True)
     assert run.batched and len(run.trajectories) == 200
     for path, length, terminal, goals in zip(run.trajectories, run.lengths, run.terminal,
                                              run.goals, strict=True):
@@ -119,7 +118,7 @@ def test_batch_step_bound_stops_playouts_unfinished() -> None:
     """max_steps=3 stops every connect-four playout after 3 joint moves, not terminal, with
     the goal values of the state it stopped in."""
     game = bundled("connectfour")
-    run = simulate(game, game.initial_state, 70, seed=1, max_steps=3, record=True)
+    run = game.simulate(game.initial_state, 70, seed=1, max_steps=3, record=True)
     assert run.lengths == [3] * 70 and not any(run.terminal)
     for path, goals in zip(run.trajectories, run.goals, strict=True):
         state = game.initial_state
@@ -131,9 +130,9 @@ def test_batch_step_bound_stops_playouts_unfinished() -> None:
 def test_same_seed_same_batch_and_recording_changes_nothing() -> None:
     """A seed fixes the batch's playouts, whether or not the trajectories are recorded."""
     game = bundled("breakthrough")
-    first = simulate(game, game.initial_state, 50, seed=4, max_steps=500)
-    recorded = simulate(game, game.initial_state, 50, seed=4, max_steps=500, record=True)
-    other = simulate(game, game.initial_state, 50, seed=5, max_steps=500)
+    first = game.simulate(game.initial_state, 50, seed=4, max_steps=500)
+    recorded = game.simulate(game.initial_state, 50, seed=4, max_steps=500, record=True)
+    other = game.simulate(game.initial_state, 50, seed=5, max_steps=500)
     assert (first.lengths, first.goals) == (recorded.lengths, recorded.goals)
     assert first.lengths != other.lengths
 
@@ -145,7 +144,7 @@ def test_a_role_without_legal_moves_stops_the_batch_with_an_error() -> None:
                          "(<= (next (s 1)) (does r go)) (<= terminal (true (s 2))) (goal r 0)",
                          backend="propnet")
     with pytest.raises(NoLegalMoveError, match="role r has no legal move"):
-        simulate(game, game.initial_state, 10, seed=0, max_steps=10)
+        game.simulate(game.initial_state, 10, seed=0, max_steps=10)
 
 
 def test_recursive_relations_reach_their_fixpoint_within_a_step() -> None:
@@ -263,8 +262,8 @@ def test_packed_numpy_evaluation_matches_the_single_state_evaluation(name: str) 
     from reasoner.propnet.packed import PackedNetwork
 
     game = bundled(name)
-    assert game.propnet is not None
-    machine, network = game.propnet, game.propnet.network
+    assert isinstance(game.machine, PropnetMachine)
+    machine, network = game.machine, game.machine.network
     pairs = _visited(machine, 128, seed=9)
     packed = PackedNetwork(network, 2)
     fluents, moves = len(network.fluent_texts), len(network.move_texts)
@@ -285,7 +284,7 @@ def test_packed_numpy_evaluation_matches_the_single_state_evaluation(name: str) 
                      for r in range(len(network.roles))) == info.legal
         assert bool(out[packed.terminal, k]) == info.terminal
         assert sum(1 << i for i in range(fluents)
-                   if out[packed.next[i], k]) == machine.step(bits, joint, current=False)[1]
+                   if out[packed.next[i], k]) == machine.transition(bits, joint, current=False)[1]
 
 
 def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:

@@ -32,9 +32,9 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from client import Analysis, ReasonerClient, State
 from client.values import Board
 from reasoner.asp.translate import translate
-from reasoner.engine.game import parse_gdl
-from reasoner.engine.playout import random_playout
+from reasoner.engine.walk import random_playout
 from reasoner.errors import IllegalMoveError
+from reasoner.gdl.parser import parse_gdl
 from reasoner.server.app import DEFAULT_LIMITS
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.service_support import (
@@ -279,7 +279,7 @@ def test_next_batched_successors_in_order(srv: Server, ttt: pb.GameInfo) -> None
     for cell, joint, successor in zip(cells, joints, response.successors, strict=True):
         marked = cell.replace("(mark", "(cell").replace(")", " x)")
         assert marked in [ttt.fluents[i] for i in successor.state.fluents]
-        following, info = engine.successor(engine_state("tictactoe", start.state), joint)
+        following, info = engine.step(engine_state("tictactoe", start.state), joint)
         assert list(successor.state.fluents) == list(following.fluent_ids())
         assert remote_info(successor.info) == local_info(info)
 
@@ -322,7 +322,7 @@ def test_next_without_legality_check_plays_illegal_move(srv: Server,
         game_id=ttt.game_id, state=start.state, joint_moves=[pb.JointMove(moves=joint)],
         check_legal=False), timeout=CALL_TIMEOUT)
     engine = bundled("tictactoe")
-    following, info = engine.step(engine.initial_state, joint)
+    following, info = engine.step(engine.initial_state, joint, check_legal=False)
     (successor,) = response.successors
     assert [ttt.fluents[i] for i in successor.state.fluents] == ["(control oplayer)"]
     assert list(successor.state.fluents) == list(following.fluent_ids())
@@ -528,7 +528,7 @@ def test_client_round_trip_matches_engine(srv: Server) -> None:
         assert game.query(state) == info
         joint = (game.move_id("xplayer", "(mark 2 2)"), game.move_id("oplayer", "noop"))
         following, following_info = game.next(state, joint)
-        local_state, local = engine.successor(engine.initial_state, joint)
+        local_state, local = engine.step(engine.initial_state, joint)
         assert following.fluents == tuple(local_state.fluent_ids())
         assert following_info.legal == tuple(tuple(ids) for ids in local.legal)
         expand_info, children = game.expand(state)
@@ -707,7 +707,7 @@ def test_client_survives_server_restart_on_same_port() -> None:
             assert second.registry.ids() == []
             following, info = game.next(state, joint)
             assert second.registry.ids() == [game.id]
-            local_state, local = engine.successor(engine.initial_state, joint)
+            local_state, local = engine.step(engine.initial_state, joint)
             assert following == State(tuple(local_state.fluent_ids()))
             assert info.legal == tuple(tuple(ids) for ids in local.legal)
             assert "(heap a 1)" in game.describe_state(following)

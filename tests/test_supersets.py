@@ -167,7 +167,7 @@ def test_gddl_over_grpc() -> None:
     """Instantiate with gddl=True returns the same three GDDL texts as the command line's
     pipeline, with the names of the GDL texts."""
     from client import ReasonerClient
-    from reasoner.engine.game import parse_gdl
+    from reasoner.gdl.parser import parse_gdl
     from reasoner.instantiate.ground_game import description_gddl
     from reasoner.server import create_server
 

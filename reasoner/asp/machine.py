@@ -23,60 +23,21 @@ from reasoner.asp.stratification import GroundDependencies
 from reasoner.asp.superset import Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import GdlValidationError
 
-__all__ = ["Machine", "StateInfo"]
+__all__ = ["Machine"]
 
 _GOAL_SPAN = 101  # goal values 0..100
 _CACHE_SIZE = 65536
 
 
-Goals = tuple[tuple[int, ...], ...]
-
-
-class StateInfo:
-    """What a state answers: legal move ids and goal values per role, and terminal.
-
-    Goal values may be given, or computed on first use by ``goal_function(bits)`` (the
-    network backend: playouts read goals only at their end).
-    """
-
-    __slots__ = ("_bits", "_goal_function", "_goals", "legal", "terminal")
-
-    def __init__(self, legal: tuple[tuple[int, ...], ...], terminal: bool,
-                 goals: Goals | None = None,
-                 goal_function: Callable[[int], Goals] | None = None, bits: int = 0) -> None:
-        if goals is None and goal_function is None:
-            raise ValueError("StateInfo needs goals or a goal function")
-        self.legal = legal
-        self.terminal = terminal
-        self._goals = goals
-        self._goal_function = goal_function
-        self._bits = bits
-
-    @property
-    def goals(self) -> Goals:
-        """The goal values of every role, in role order."""
-        if self._goals is None:
-            assert self._goal_function is not None
-            self._goals = self._goal_function(self._bits)
-        return self._goals
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.legal, self.terminal, self.goals)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, StateInfo) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"StateInfo(legal={self.legal}, terminal={self.terminal}, goals={self.goals})"
-
 
 class Machine:
     """One grounded game; thread-safe (queries are serialised on a lock)."""
+
+    network = None  # no compiled network: every query is a clingo solve
 
     def __init__(
         self,
@@ -201,8 +162,8 @@ class Machine:
             self._remember(bits, info)
         return info
 
-    def step(self, bits: int, joint: tuple[int, ...],
-             current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
         """The state's own info, its successor under ``joint``, and the successor's info.
 
         ``joint`` holds one move id per role, in role order; legality is the caller's check
@@ -217,6 +178,13 @@ class Machine:
                 self._remember(bits, info)
             self._remember(next_bits, next_info)
         return info, next_bits, next_info
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
+        """Seeded random playouts from ``bits``, one after another (see
+        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
+                                     record, check)
 
     # -- internals -----------------------------------------------------------------------
 

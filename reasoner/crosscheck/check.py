@@ -3,7 +3,8 @@ every state (SPEC section 4).
 
 At every state both are asked for terminal; in a terminal state for the goal values of every
 role, otherwise for the legal moves of every role; then one joint move is drawn from our
-legal moves and both compute the successor. The first difference ends a playout; of all
+legal moves (:func:`reasoner.engine.walk.pick_joint` over each role's moves sorted by text)
+and both compute the successor. The first difference ends a playout; of all
 playouts, the disagreement reached in the fewest steps is reported, with the joint moves
 that reproduce it from the initial state. Supersets (fluents, moves, every relation's atoms)
 are compared as sets.
@@ -25,6 +26,7 @@ from reasoner.crosscheck.trace import (
     write_header,
     write_step,
 )
+from reasoner.engine.walk import pick_joint
 
 __all__ = ["CrossCheck", "Disagreement", "compare_sides", "compare_supersets",
            "compare_trace"]
@@ -83,7 +85,7 @@ def _texts(values: Iterable[object]) -> frozenset[str]:
 
 
 def _play(ours: Side, theirs: Side, playout: int, rng: random.Random, max_steps: int,
-          record: TextIO | None) -> tuple[int, Disagreement | None]:
+          record: TextIO | None, goals_everywhere: bool) -> tuple[int, Disagreement | None]:
     """One playout; the states visited and the first disagreement (or None)."""
     roles = ours.roles
     state = ours.initial_state()
@@ -100,11 +102,12 @@ def _play(ours: Side, theirs: Side, playout: int, rng: random.Random, max_steps:
         if terminal != theirs.terminal(state):
             return visited, differ("terminal", [str(terminal).lower()],
                                    [str(not terminal).lower()])
-        if terminal:
+        if terminal or goals_everywhere:
             goals, their_goals = ours.goals(state), theirs.goals(state)
             for role in roles:
                 if goals[role] != their_goals[role]:
                     return visited, differ(f"goals of {role}", goals[role], their_goals[role])
+        if terminal:
             if record is not None:
                 write_step(record, playout, len(moves), state, True, {},
                            {r: _single(goals[r]) for r in roles}, None)
@@ -115,7 +118,7 @@ def _play(ours: Side, theirs: Side, playout: int, rng: random.Random, max_steps:
                 return visited, differ(f"legal moves of {role}", legal[role], their_legal[role])
         if not all(legal[role] for role in roles):
             return visited, None  # a role without moves: the game's defect, not ours to judge
-        joint = tuple(rng.choice(sorted(legal[role])) for role in roles)
+        joint = pick_joint(rng, [sorted(legal[role]) for role in roles])
         if record is not None:
             write_step(record, playout, len(moves), state, False, legal,
                        {r: None for r in roles}, joint)
@@ -133,9 +136,11 @@ def _single(values: frozenset[int]) -> int | None:
 
 
 def compare_sides(ours: Side, theirs: Side, *, playouts: int = 10, seed: int = 0,
-                  max_steps: int = 200, record: TextIO | None = None) -> CrossCheck:
+                  max_steps: int = 200, record: TextIO | None = None,
+                  goals_everywhere: bool = False) -> CrossCheck:
     """Seeded random playouts in both; see the module docstring. ``record`` receives our
-    side's trace (see :mod:`reasoner.crosscheck.trace`)."""
+    side's trace (see :mod:`reasoner.crosscheck.trace`). With ``goals_everywhere`` the goal
+    values are compared in every state, not only in terminal ones."""
     start = time.perf_counter()
     result = CrossCheck()
     if tuple(ours.roles) != tuple(theirs.roles):
@@ -155,7 +160,7 @@ def compare_sides(ours: Side, theirs: Side, *, playouts: int = 10, seed: int = 0
         limit = max_steps if best is None else best.step - 1
         if limit < 0:
             break
-        visited, found = _play(ours, theirs, playout, rng, limit, record)
+        visited, found = _play(ours, theirs, playout, rng, limit, record, goals_everywhere)
         result.playouts += 1
         result.states += visited
         if found is not None and (best is None or found.step < best.step):

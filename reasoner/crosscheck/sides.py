@@ -55,7 +55,7 @@ class EngineSide:
         current = self.game.state_from_fluents(state)
         ids = tuple(self.game.move(role, move).id
                     for role, move in zip(self.game.roles, joint, strict=True))
-        return self.game.successor(current, ids, check_legal=False)[0].fluents
+        return self.game.step(current, ids, check_legal=False)[0].fluents
 
     def terminal(self, state: frozenset[str]) -> bool:
         return self.game.info(self.game.state_from_fluents(state)).terminal

@@ -15,40 +15,73 @@ states and moves mean the same whichever backend answers.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
 
-from reasoner.asp.machine import Machine, StateInfo
+from reasoner.asp.machine import Machine
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import Simulation
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import Network, NetworkBounds
 
-__all__ = ["AUTO_BOUNDS", "BACKENDS", "BuiltMachine", "StateMachine", "build_machine",
-           "check_backend"]
+__all__ = ["AUTO_BOUNDS", "BACKENDS", "Backend", "BuiltMachine", "StateMachine",
+           "build_machine", "check_backend"]
 
-BACKENDS = ("clingo", "propnet", "auto")
+
+class Backend(StrEnum):
+    """The backends a game can be loaded on (a plain string of the value works too)."""
+
+    CLINGO = "clingo"
+    PROPNET = "propnet"
+    AUTO = "auto"
+
+
+BACKENDS = tuple(Backend)
 # What "auto" allows the network before it settles for clingo: a few seconds, and a size
 # whose generated code Python compiles in about as long.
 AUTO_BOUNDS = NetworkBounds(seconds=10.0, rules=1_000_000, gates=200_000)
 
 
 class StateMachine(Protocol):
-    """What :class:`reasoner.engine.game.Game` needs of a backend (ids only)."""
+    """What every backend implements, in ids: fluent ``i`` is bit ``i`` of a state, a move
+    is an index into one table over all roles, a joint move one move id per role.
+
+    :class:`reasoner.engine.game.Game` is built on this alone, so playouts, heuristics and
+    the service never reach into one backend's internals.
+    """
 
     roles: tuple[str, ...]
     fluent_texts: tuple[str, ...]
     move_texts: tuple[str, ...]
-    move_role: tuple[int, ...]
+    move_role: tuple[int, ...]  # the role index of every move
     init_bits: int
     ground_atom_count: int
 
-    def info(self, bits: int) -> StateInfo: ...
+    @property
+    def network(self) -> Network | None:
+        """The compiled network the backend answers with, if it has one."""
+        ...
 
-    def step(self, bits: int, joint: tuple[int, ...],
-             current: bool = True) -> tuple[StateInfo | None, int, StateInfo]: ...
+    def info(self, bits: int) -> StateInfo:
+        """Legal moves, terminal and goals of a state."""
+        ...
+
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+        """The state's own info (None unless ``current``), the successor under ``joint``
+        and the successor's info; legality is the caller's check against the first."""
+        ...
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
+        """Seeded random playouts from ``bits``; ``check`` is called between steps or
+        playouts and may raise to stop."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -56,28 +89,30 @@ class BuiltMachine:
     """The machine a load ended with, which backend it is, and why (for ``auto``)."""
 
     machine: StateMachine
-    backend: str  # "clingo" or "propnet"
+    backend: Backend  # CLINGO or PROPNET
     note: str  # why auto chose clingo; empty otherwise
     network_ms: float
 
     @property
     def network(self) -> Network | None:
-        return self.machine.network if isinstance(self.machine, PropnetMachine) else None
+        return self.machine.network
 
 
-def check_backend(backend: str) -> str:
-    """The backend name, checked.
+def check_backend(backend: str) -> Backend:
+    """The backend named, checked.
 
     Raises:
         ValueError: not one of :data:`BACKENDS`.
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; the backends are {', '.join(BACKENDS)}")
-    return backend
+    try:
+        return Backend(backend)
+    except ValueError:
+        raise ValueError(f"unknown backend {backend!r}; the backends are "
+                         f"{', '.join(BACKENDS)}") from None
 
 
 def build_machine(translation: Translation, superset: Superset, roles: Sequence[str],
-                  backend: str, check_stratification: bool,
+                  backend: Backend | str, check_stratification: bool,
                   bounds: NetworkBounds | None = None) -> BuiltMachine:
     """Build the machine of ``backend`` (see the module documentation).
 
@@ -86,26 +121,26 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
         GdlValidationError: the rules are not stratified on the ground level, or a goal
             value is out of range.
     """
-    check_backend(backend)
+    backend = check_backend(backend)
     note = ""
     network_ms = 0.0
-    if backend != "clingo":
+    if backend != Backend.CLINGO:
         start = time.perf_counter()
         try:
             propnet = PropnetMachine.build(
                 translation, superset, tuple(roles),
-                bounds or (AUTO_BOUNDS if backend == "auto" else NetworkBounds()))
+                bounds or (AUTO_BOUNDS if backend == Backend.AUTO else NetworkBounds()))
         except ResourceLimitError as error:
-            if backend == "propnet":
+            if backend == Backend.PROPNET:
                 raise ResourceLimitError(str(error), error.bound, error.relation,
                                          network=True) from None
             note = str(error)
         else:
             propnet.info(propnet.init_bits)
-            return BuiltMachine(propnet, "propnet", "",
+            return BuiltMachine(propnet, Backend.PROPNET, "",
                                 (time.perf_counter() - start) * 1e3)
         network_ms = (time.perf_counter() - start) * 1e3
     machine = Machine(translation, superset, roles, check_stratification=check_stratification)
     # The first query surfaces rules that are unstratified on the ground level at load.
     machine.info(machine.init_bits)
-    return BuiltMachine(machine, "clingo", note, network_ms)
+    return BuiltMachine(machine, Backend.CLINGO, note, network_ms)

@@ -3,36 +3,33 @@
 from __future__ import annotations
 
 import itertools
-import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasoner.asp.machine import StateInfo
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import Translation, translate
-from reasoner.engine.backend import StateMachine, build_machine, check_backend
+from reasoner.engine.backend import Backend, StateMachine, build_machine, check_backend
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.values import Move, State
+from reasoner.engine.values import JointMove, Move, State, StateInfo
+from reasoner.engine.walk import Simulation
 from reasoner.errors import (
     GdlSyntaxError,
     GoalError,
     IllegalMoveError,
     InvalidStateError,
     ResourceLimitError,
-    UnsupportedGdlError,
 )
-from reasoner.gdl.parser import parse_game, parse_term
+from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, validate
-from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import Network, NetworkSize
 
-__all__ = ["Game", "JointMove", "LoadStatistics"]
+__all__ = ["Game", "LoadStatistics"]
 
-JointMove = Mapping[str, Move | str]
-_SEES = re.compile(r"[(\s]sees[\s)]", re.IGNORECASE)
+# A joint move written by a person: each role's move as a Move or as GDL text.
+MoveChoice = Mapping[str, Move | str]
 
 
 @dataclass(frozen=True)
@@ -48,7 +45,7 @@ class LoadStatistics:
     moves: int
     rules: int
     ground_atoms: int
-    backend: str = "clingo"  # the backend that answers: "clingo" or "propnet"
+    backend: Backend = Backend.CLINGO  # the backend that answers: CLINGO or PROPNET
     backend_note: str = ""  # why "auto" settled for clingo
     network_ms: float = 0.0  # of ground_ms: building the network (or trying to)
     network: NetworkSize | None = None
@@ -80,11 +77,9 @@ class Game:
         self.translation = translation
         self.warnings = warnings
         self.statistics = statistics
-        self._machine = machine
+        self.machine = machine
         self._case_sensitive = case_sensitive
         self.backend = statistics.backend
-        # The network machine when the propnet backend answers (batched playouts use it).
-        self.propnet = machine if isinstance(machine, PropnetMachine) else None
         self.roles: tuple[str, ...] = machine.roles
         self._role_index = {role: i for i, role in enumerate(self.roles)}
         self.fluents: tuple[str, ...] = machine.fluent_texts
@@ -94,13 +89,14 @@ class Game:
             for i, (r, text) in enumerate(zip(machine.move_role, machine.move_texts, strict=True))
         )
         self._move_index = {(m.role, m.text): m for m in self._moves}
+        self.move_texts: tuple[str, ...] = machine.move_texts
         self.initial_state = State(machine.init_bits, self.fluents)
 
     # -- construction --------------------------------------------------------------------
 
     @classmethod
     def from_gdl(cls, text: str, *, case_sensitive: bool = False, strict: bool = True,
-                 limits: Limits | None = None, backend: str = "auto") -> Game:
+                 limits: Limits | None = None, backend: Backend | str = Backend.AUTO) -> Game:
         """Parse, validate, translate and ground a game.
 
         Args:
@@ -124,7 +120,7 @@ class Game:
                 and the relation whose rules grew most.
             ValueError: an unknown backend.
         """
-        check_backend(backend)
+        backend = check_backend(backend)
         if limits is not None:
             try:
                 run_bounded(_probe_load, (text, case_sensitive, strict, backend), limits)
@@ -142,7 +138,7 @@ class Game:
     @classmethod
     def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
                          strict: bool = True, parse_ms: float = 0.0,
-                         backend: str = "auto") -> Game:
+                         backend: Backend | str = Backend.AUTO) -> Game:
         """Validate, translate and ground an already parsed game (see :meth:`from_gdl`)."""
         t1 = time.perf_counter()
         found = validate(description, strict=strict)
@@ -172,7 +168,7 @@ class Game:
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
                   strict: bool = True, limits: Limits | None = None,
-                  backend: str = "auto") -> Game:
+                  backend: Backend | str = Backend.AUTO) -> Game:
         """Load a game from a ``.kif`` file (UTF-8; undecodable bytes are replaced)."""
         text = Path(path).read_text(encoding="utf-8", errors="replace")
         return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict, limits=limits,
@@ -181,7 +177,7 @@ class Game:
     @property
     def network(self) -> Network | None:
         """The compiled network when the propnet backend answers."""
-        return self.propnet.network if self.propnet is not None else None
+        return self.machine.network
 
     # -- tables --------------------------------------------------------------------------
 
@@ -246,13 +242,12 @@ class Game:
         moves = self._moves
         return tuple(moves[i] for i in self._info(state).legal[index])
 
-    def legal_joint_moves(self, state: State) -> list[dict[str, Move]]:
+    def legal_joint_moves(self, state: State) -> list[JointMove]:
         """Every combination of one legal move per role, in role order."""
         info = self._info(state)
         moves = self._moves
         per_role = [[moves[i] for i in ids] for ids in info.legal]
-        return [dict(zip(self.roles, combo, strict=True))
-                for combo in itertools.product(*per_role)]
+        return [JointMove(combo) for combo in itertools.product(*per_role)]
 
     def is_terminal(self, state: State) -> bool:
         """Whether the state is terminal."""
@@ -272,67 +267,95 @@ class Game:
         """The goal value of one role (see :meth:`goals`)."""
         return self._single_goal(role, self._info(state).goals[self._role(role)])
 
-    def next_state(self, state: State, joint_move: JointMove) -> State:
-        """The successor of ``state`` when every role plays its move of ``joint_move``.
+    def next_state(self, state: State, joint_move: MoveChoice) -> State:
+        """The successor of ``state`` when every role plays its move of ``joint_move``
+        (role to :class:`Move` or GDL text; a :class:`JointMove` is one), legality checked.
 
         Raises:
             IllegalMoveError: a role is missing or unknown, or a move is not legal.
         """
-        return self.successor(state, self._joint_ids(joint_move))[0]
+        return self.step(state, self._joint_ids(joint_move))[0]
 
-    def successor(self, state: State, joint: tuple[int, ...], *,
-                  check_legal: bool = True) -> tuple[State, StateInfo]:
+    def step(self, state: State, joint: tuple[int, ...], *,
+             check_legal: bool = True) -> tuple[State, StateInfo]:
         """The successor under a joint move given as move ids (one per role, role order),
-        with the successor's info, from a single solve.
+        with the successor's info, from a single solve. Search loops that play only legal
+        moves pass ``check_legal=False`` and save the state's own query.
 
         Raises:
             IllegalMoveError: a wrong number of moves, a move id of another role or outside
                 the move table, or (with ``check_legal``) a move that is not legal.
-            InvalidStateError: the state names fluent ids outside the table.
+            InvalidStateError: the state is not one of this game's.
         """
         self._check_state(state)
+        move_role = self.machine.move_role
         if len(joint) != len(self.roles):
             raise IllegalMoveError(f"a joint move needs one move per role ({len(self.roles)}), "
                                    f"got {len(joint)}")
-        move_role = self._machine.move_role
         for index, move in enumerate(joint):
             if not 0 <= move < len(move_role) or move_role[move] != index:
                 raise IllegalMoveError(f"move id {move} is not a move of role "
                                        f"{self.roles[index]} in this game",
                                        role=self.roles[index], move_id=move)
-        info, next_bits, next_info = self._machine.step(state.bits, joint, current=check_legal)
+        info, next_bits, next_info = self.machine.transition(state.bits, joint,
+                                                             current=check_legal)
         if info is not None:
             for role_index, move in enumerate(joint):
                 if move not in info.legal[role_index]:
                     raise IllegalMoveError(
                         f"{self._moves[move].text} is not legal for {self.roles[role_index]} "
-                        "in this state", role=self.roles[role_index], move_id=move
-                    )
+                        "in this state", role=self.roles[role_index], move_id=move)
         return State(next_bits, self.fluents), next_info
 
-    # -- fast paths in ids (players and benchmarks) --------------------------------------
+    # -- the game view of players and search loops (ids) ---------------------------------
+
+    def initial(self) -> tuple[State, StateInfo]:
+        """The initial state and what it answers."""
+        return self.initial_state, self._info(self.initial_state)
 
     def info(self, state: State) -> StateInfo:
         """Legal move ids per role, terminal, goal values per role, in one call."""
         return self._info(state)
 
-    def step(self, state: State, joint: tuple[int, ...]) -> tuple[State, StateInfo]:
-        """Successor by move ids (one per role, in role order, not checked for legality) and
-        the successor's info, from a single solve."""
-        _, next_bits, next_info = self._machine.step(state.bits, joint, current=False)
-        return State(next_bits, self.fluents), next_info
+    def expand(self, state: State) -> tuple[StateInfo, list[tuple[tuple[int, ...], State,
+                                                                    StateInfo]]]:
+        """The state's info and every legal joint move (ids) with its successor."""
+        info = self._info(state)
+        if info.terminal:
+            return info, []
+        children = []
+        for joint in itertools.product(*info.legal):
+            successor, following = self.step(state, joint, check_legal=False)
+            children.append((joint, successor, following))
+        return info, children
+
+    def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
+                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
+        """``playouts`` seeded random playouts from ``state``: bit-parallel batches on the
+        network backend, :func:`reasoner.engine.walk.simulate_sequentially` on clingo;
+        ``check`` is called between steps or playouts and may raise to stop.
+
+        Raises:
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        self._check_state(state)
+        return self.machine.simulate(state.bits, playouts, seed, max_steps, record, check)
 
     # -- internals -----------------------------------------------------------------------
 
     def _check_state(self, state: State) -> None:
         if not isinstance(state, State):
             raise InvalidStateError(f"expected a State, got {type(state).__name__}")
-        if state.bits >> len(self.fluents):
+        table = state.table
+        if table is not self.fluents and table != self.fluents:
+            raise InvalidStateError("the state is not one of this game's (its fluent table "
+                                    "differs)")
+        if state.bits >> len(table):
             raise InvalidStateError("the state names fluent ids outside this game's table")
 
     def _info(self, state: State) -> StateInfo:
         self._check_state(state)
-        return self._machine.info(state.bits)
+        return self.machine.info(state.bits)
 
     def _role(self, role: str) -> int:
         index = self._role_index.get(role)
@@ -349,7 +372,7 @@ class Game:
         raise GoalError(f"role {role} has several goal values in this state: "
                         f"{sorted(values)}", role=role)
 
-    def _joint_ids(self, joint_move: JointMove) -> tuple[int, ...]:
+    def _joint_ids(self, joint_move: MoveChoice) -> tuple[int, ...]:
         unknown = [role for role in joint_move if role not in self._role_index]
         if unknown:
             raise IllegalMoveError(f"unknown role {unknown[0]!r} in the joint move; the roles "
@@ -372,21 +395,7 @@ class Game:
                 f"moves={len(self._moves)} backend={self.backend}>")
 
 
-def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
-    """Parse GDL text, telling GDL-II apart when the text does not parse as base GDL."""
-    try:
-        return parse_game(text, case_sensitive=case_sensitive)
-    except GdlSyntaxError as error:
-        if _SEES.search(text):
-            raise UnsupportedGdlError(
-                "GDL-II ('sees') is not supported: this reasoner plays base GDL "
-                f"(the text also fails to parse as GDL: {error.message})",
-                error.line, error.column,
-            ) from error
-        raise
-
-
 def _probe_load(text: str, case_sensitive: bool, strict: bool,
-                backend: str) -> LoadStatistics:
+                backend: Backend) -> LoadStatistics:
     return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict,
                          backend=backend).statistics

@@ -1,30 +1,72 @@
-"""States and moves: immutable, hashable, cheap values with readable reprs.
+"""The engine's values: states, moves, joint moves and what a state answers.
 
-A state is a bitset over the game's fluent table (bit ``i`` set when fluent ``i`` holds); a
-move is an index into the game's move table. Both carry a reference to their table only for
-display, so they hash and compare as integers do.
+Every value here is immutable and hashable, so it can key a dict or sit in a set (a
+transposition table, a search tree's children) and stay found.
+
+A :class:`State` is a bitset over its game's fluent table (bit ``i`` set when fluent ``i``
+holds) and carries the table, so two games' states never compare equal and a state prints
+as GDL text. A :class:`Move` is an index into its game's move table with its role and text.
+A :class:`JointMove` is one move per role, in role order. A :class:`StateInfo` is what one
+state answers: legal move ids per role, terminal, goal values per role.
+
+>>> table = ("(cell 1 1 b)", "(control xplayer)")
+>>> state = State(0b11, table)
+>>> state
+State((true (cell 1 1 b)) (true (control xplayer)))
+>>> sorted(state.fluents)
+['(cell 1 1 b)', '(control xplayer)']
+>>> state.bits = 0
+Traceback (most recent call last):
+...
+AttributeError: State is immutable
+>>> Move(4, "xplayer", "(mark 1 2)")
+Move(4, 'xplayer', '(mark 1 2)')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NoReturn
 
-__all__ = ["Move", "State"]
+__all__ = ["Goals", "JointMove", "Move", "State", "StateInfo"]
+
+# Per role, the goal values the role has in a state (one in a terminal state of a
+# well-formed game).
+Goals = tuple[tuple[int, ...], ...]
 
 
 class State:
-    """A game state: the set of fluents that hold."""
+    """A game state: the set of fluents that hold, over one game's fluent table.
+
+    Equal states have equal bits over equal tables; the hash is that of the bits.
+    """
 
     __slots__ = ("_table", "bits")
 
+    bits: int
+    _table: Sequence[str]
+
     def __init__(self, bits: int, table: Sequence[str]) -> None:
-        self.bits = bits
-        self._table = table
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "_table", table)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError("State is immutable")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError("State is immutable")
+
+    @property
+    def table(self) -> Sequence[str]:
+        """The fluent table of the state's game (fluent ``i`` is bit ``i``)."""
+        return self._table
 
     @property
     def fluents(self) -> frozenset[str]:
         """The fluents that hold, as GDL text."""
-        return frozenset(self._table[i] for i in self.fluent_ids())
+        table = self._table
+        return frozenset(table[i] for i in self.fluent_ids())
 
     def fluent_ids(self) -> Iterator[int]:
         """Ids of the fluents that hold, ascending."""
@@ -41,27 +83,30 @@ class State:
         return self.bits.bit_count()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and other.bits == self.bits
+        return (isinstance(other, State) and other.bits == self.bits
+                and (other._table is self._table or other._table == self._table))
 
     def __hash__(self) -> int:
         return hash(self.bits)
 
+    def __str__(self) -> str:
+        return " ".join(f"(true {fluent})" for fluent in sorted(self.fluents))
+
     def __repr__(self) -> str:
-        return "State({" + ", ".join(sorted(self.fluents)) + "})"
+        return f"State({self})"
+
+    def __reduce__(self) -> tuple[type[State], tuple[int, Sequence[str]]]:
+        return State, (self.bits, self._table)
 
 
+@dataclass(frozen=True, slots=True)
 class Move:
-    """A move of one role, such as ``(mark 1 1)`` of ``xplayer``."""
+    """A move of one role, such as ``(mark 1 1)`` of ``xplayer``: entry ``id`` of the game's
+    move table."""
 
-    __slots__ = ("id", "role", "text")
-
-    def __init__(self, id: int, role: str, text: str) -> None:
-        self.id = id
-        self.role = role
-        self.text = text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and other.id == self.id and other.role == self.role
+    id: int
+    role: str
+    text: str
 
     def __hash__(self) -> int:
         return hash(self.id)
@@ -70,4 +115,132 @@ class Move:
         return self.text
 
     def __repr__(self) -> str:
-        return f"Move({self.role!r}, {self.text!r})"
+        return f"Move({self.id}, {self.role!r}, {self.text!r})"
+
+
+class JointMove(Mapping[str, Move]):
+    """One move per role, in role order; read as a mapping from role to move.
+
+    >>> joint = JointMove((Move(0, "xplayer", "(mark 1 1)"), Move(9, "oplayer", "noop")))
+    >>> joint
+    JointMove((does xplayer (mark 1 1)) (does oplayer noop))
+    >>> joint["oplayer"].text, joint.ids
+    ('noop', (0, 9))
+    """
+
+    __slots__ = ("_moves",)
+
+    _moves: tuple[Move, ...]
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        object.__setattr__(self, "_moves", tuple(moves))
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError("JointMove is immutable")
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves in role order."""
+        return self._moves
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """The move ids in role order (what :meth:`reasoner.engine.game.Game.step` takes)."""
+        return tuple(move.id for move in self._moves)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return tuple(move.role for move in self._moves)
+
+    def __getitem__(self, role: str) -> Move:
+        for move in self._moves:
+            if move.role == role:
+                return move
+        raise KeyError(role)
+
+    def __iter__(self) -> Iterator[str]:
+        return (move.role for move in self._moves)
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, JointMove):
+            return other._moves == self._moves
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self._moves)
+
+    def __str__(self) -> str:
+        return " ".join(f"(does {move.role} {move.text})" for move in self._moves)
+
+    def __repr__(self) -> str:
+        return f"JointMove({self})"
+
+
+class StateInfo:
+    """What a state answers: legal move ids and goal values per role, and terminal.
+
+    Goal values are given, or computed on first use by ``goal_function(bits)`` (the
+    network backend: playouts read goals only at their end).
+
+    >>> StateInfo(legal=((0, 1), (2,)), terminal=False, goals=((), ()))
+    StateInfo(legal=((0, 1), (2,)), terminal=False, goals=((), ()))
+    """
+
+    __slots__ = ("_bits", "_goal_function", "_goals", "legal", "terminal")
+
+    legal: tuple[tuple[int, ...], ...]
+    terminal: bool
+    _goals: Goals | None
+    _goal_function: Callable[[int], Goals] | None
+    _bits: int
+
+    def __init__(self, legal: tuple[tuple[int, ...], ...], terminal: bool,
+                 goals: Goals | None = None,
+                 goal_function: Callable[[int], Goals] | None = None, bits: int = 0) -> None:
+        if goals is None and goal_function is None:
+            raise ValueError("StateInfo needs goals or a goal function")
+        setter = object.__setattr__
+        setter(self, "legal", legal)
+        setter(self, "terminal", terminal)
+        setter(self, "_goals", goals)
+        setter(self, "_goal_function", goal_function)
+        setter(self, "_bits", bits)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError("StateInfo is immutable")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError("StateInfo is immutable")
+
+    @property
+    def goals(self) -> Goals:
+        """The goal values of every role, in role order."""
+        goals = self._goals
+        if goals is None:
+            assert self._goal_function is not None
+            goals = self._goal_function(self._bits)
+            object.__setattr__(self, "_goals", goals)
+        return goals
+
+    def goal(self, role_index: int) -> int | None:
+        """The role's goal value if exactly one is defined, else None."""
+        values = self.goals[role_index]
+        return values[0] if len(values) == 1 else None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.legal, self.terminal, self.goals)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StateInfo) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[type[StateInfo], tuple[object, ...]]:
+        return StateInfo, (self.legal, self.terminal, self.goals)
+
+    def __repr__(self) -> str:
+        return f"StateInfo(legal={self.legal}, terminal={self.terminal}, goals={self.goals})"

@@ -14,7 +14,7 @@ import re
 import sys
 from typing import NamedTuple
 
-from reasoner.errors import GdlSyntaxError
+from reasoner.errors import GdlSyntaxError, UnsupportedGdlError
 from reasoner.gdl.syntax import (
     Atom,
     Constant,
@@ -30,7 +30,7 @@ from reasoner.gdl.syntax import (
     Variable,
 )
 
-__all__ = ["parse_game", "parse_term", "parse_terms"]
+__all__ = ["parse_game", "parse_gdl", "parse_term", "parse_terms"]
 
 _CONNECTIVES = frozenset({"<=", "not", "distinct", "or"})
 # Deeper nesting is refused with a clear error; the recursion limit below covers it.
@@ -47,6 +47,7 @@ if sys.getrecursionlimit() < _RECURSION_LIMIT:
 _TOKEN = re.compile(r";[^\r\n]*|[()]|[^ \t\n\r\f\v();]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 _LINE_END = re.compile(r"\r\n|\r|\n")
+_SEES = re.compile(r"[(\s]sees[\s)]", re.IGNORECASE)
 
 
 class _Lines:
@@ -226,6 +227,26 @@ def parse_game(text: str, *, case_sensitive: bool = False) -> GameDescription:
     finally:
         if collecting:
             gc.enable()
+
+
+def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
+    """Parse a game's rules (:func:`parse_game`), telling GDL-II apart when the text does
+    not parse as base GDL.
+
+    Raises:
+        GdlSyntaxError: malformed text, with line and column.
+        UnsupportedGdlError: the text fails to parse and uses GDL-II's ``sees``.
+    """
+    try:
+        return parse_game(text, case_sensitive=case_sensitive)
+    except GdlSyntaxError as error:
+        if _SEES.search(text):
+            raise UnsupportedGdlError(
+                "GDL-II ('sees') is not supported: this reasoner plays base GDL "
+                f"(the text also fails to parse as GDL: {error.message})",
+                error.line, error.column,
+            ) from error
+        raise
 
 
 def parse_terms(text: str, *, case_sensitive: bool = False) -> tuple[Term, ...]:

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from reasoner.engine.game import Game
-from reasoner.engine.playout import random_playout, sample_states
 from reasoner.engine.values import Move, State
+from reasoner.engine.walk import random_playout, sample_states
 from reasoner.heuristics.catalogue import GameHeuristics, heuristic
 
 __all__ = ["MatchTally", "check_file_heuristics", "evaluation_rate", "greedy_against_random",
@@ -136,7 +136,7 @@ def check_file_heuristics(text: str, states: int = 3, seed: int = 0) -> dict[str
     game = Game.from_gdl(text)
     heuristics = GameHeuristics(game)
     # The initial state first, then the playout's next states.
-    sampled = [state for state, _ in sample_states(game, states + 1, seed=seed)]
+    sampled = [state for state, _ in sample_states(game, game.initial_state, states + 1, seed=seed)]
     sampled = sampled or [game.initial_state]
     fates: dict[str, str] = {}
     for name in HEURISTICS:

@@ -57,6 +57,9 @@ from reasoner.asp.encoding import relation_name
 from reasoner.asp.superset import new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.engine.game import Game
+from reasoner.engine.values import State, StateInfo
+from reasoner.engine.walk import random_walk
+from reasoner.errors import NoLegalMoveError
 from reasoner.gdl.components import depending_on
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import (
@@ -441,23 +444,23 @@ def _playouts(game: Game, playouts: int, max_steps: int, seed: int,
     rng = random.Random(seed)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     runs: list[list[_Visit]] = []
+
+    def visit(state: State, info: StateInfo) -> _Visit:
+        goals: tuple[int | None, ...] = ()
+        if info.terminal:
+            goals = tuple(v[0] if len(v) == 1 else None for v in info.goals)
+        return _Visit(state.bits, info.legal, info.terminal, goals)
+
     for _ in range(playouts):
-        state = game.initial_state
-        info = game.info(state)
-        run: list[_Visit] = []
+        run = [visit(game.initial_state, game.info(game.initial_state))]
         runs.append(run)
-        for step in range(max_steps + 1):
-            goals: tuple[int | None, ...] = ()
-            if info.terminal:
-                goals = tuple(v[0] if len(v) == 1 else None for v in info.goals)
-            run.append(_Visit(state.bits, info.legal, info.terminal, goals))
-            if info.terminal or step == max_steps or not all(info.legal):
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                return runs, True
-            joint = tuple(legal[0] if len(legal) == 1 else rng.choice(legal)
-                          for legal in info.legal)
-            state, info = game.step(state, joint)
+        try:
+            for step in random_walk(game, game.initial_state, rng, max_steps):
+                if deadline is not None and time.perf_counter() > deadline:
+                    return runs, True
+                run.append(visit(step.successor, step.successor_info))
+        except NoLegalMoveError:
+            continue  # the playout ends where a role has no legal move
     return runs, False
 
 

@@ -15,7 +15,7 @@ from reasoner.asp.instantiation import GroundRule, ground_program
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import translate
-from reasoner.engine.game import parse_gdl
+from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.instantiate.gddl import GddlGame, to_gddl

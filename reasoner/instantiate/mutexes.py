@@ -17,6 +17,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from reasoner.engine.game import Game
+from reasoner.engine.walk import random_walk
+from reasoner.errors import NoLegalMoveError
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import Constant, Function
 
@@ -58,16 +60,13 @@ class MutexReport:
 
 def _states(game: Game, playouts: int, max_steps: int, seed: int) -> list[frozenset[int]]:
     rng = random.Random(seed)
-    seen: set[frozenset[int]] = set()
+    seen: set[frozenset[int]] = {frozenset(game.initial_state.fluent_ids())}
     for _ in range(playouts):
-        state = game.initial_state
-        info = game.info(state)
-        seen.add(frozenset(state.fluent_ids()))
-        for _ in range(max_steps):
-            if info.terminal or not all(info.legal):
-                break
-            state, info = game.step(state, tuple(rng.choice(m) for m in info.legal))
-            seen.add(frozenset(state.fluent_ids()))
+        try:
+            for step in random_walk(game, game.initial_state, rng, max_steps):
+                seen.add(frozenset(step.successor.fluent_ids()))
+        except NoLegalMoveError:
+            continue  # the walk ends where a role has no move; what it saw counts
     return sorted(seen, key=sorted)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from reasoner.asp.superset import AtomSuperset, compute_atom_superset
 from reasoner.asp.translate import translate
-from reasoner.engine.game import parse_gdl
+from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 

@@ -9,11 +9,14 @@ state between calls, so threads may share the machine.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
-from reasoner.asp.machine import StateInfo
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import Simulation
 from reasoner.errors import ResourceLimitError
+from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
 from reasoner.propnet.network import Network, NetworkBounds, build_network
 
@@ -79,8 +82,8 @@ class PropnetMachine:
         legal, terminal = self._info(bits)
         return StateInfo(legal, terminal, goal_function=self._goals, bits=bits)
 
-    def step(self, bits: int, joint: tuple[int, ...],
-             current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
         """The state's own info (with ``current``), its successor under ``joint`` (one move
         id per role) and the successor's info."""
         moves = 0
@@ -90,3 +93,13 @@ class PropnetMachine:
         legal, terminal = self._info(following)
         next_info = StateInfo(legal, terminal, goal_function=self._goals, bits=following)
         return (self.info(bits) if current else None), following, next_info
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None,
+                 lanes: int = DEFAULT_LANES) -> Simulation:
+        """Seeded random playouts from ``bits``, ``lanes`` at a time in bit-parallel
+        batches (see :func:`reasoner.propnet.batch.batch_playouts`)."""
+        run = batch_playouts(self.network, self.batch, bits, playouts, seed, max_steps,
+                             lanes, check, record)
+        return Simulation(run.lengths, run.terminal, run.goals, run.trajectories,
+                          run.updates, True, run.goal_table.ravel().tolist())

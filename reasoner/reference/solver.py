@@ -24,9 +24,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import NoReturn
 
-from reasoner.engine.game import parse_gdl
 from reasoner.errors import GdlSyntaxError, ReferenceFailure
-from reasoner.gdl.parser import parse_term
+from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import Function, GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.reference.prolog import ground_term, prolog_program, quote_atom

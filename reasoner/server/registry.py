@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reasoner.engine.backend import check_backend
-from reasoner.engine.game import Game, parse_gdl
+from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
 from reasoner.errors import ResourceLimitError, UnknownGameError
+from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
 
 __all__ = ["GameRegistry", "LoadedGame", "game_id"]

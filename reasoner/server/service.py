@@ -13,13 +13,12 @@ from typing import Any, TypeVar
 
 import grpc
 
-from reasoner.asp.machine import StateInfo
 from reasoner.asp.translate import translate
 from reasoner.engine.backend import BACKENDS
-from reasoner.engine.game import Game, parse_gdl
-from reasoner.engine.playout import simulate
-from reasoner.engine.values import State
+from reasoner.engine.game import Game
+from reasoner.engine.values import State, StateInfo
 from reasoner.errors import InvalidStateError, ResourceLimitError
+from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.heuristics.analysis import GameAnalysis
@@ -199,7 +198,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         check = request.check_legal if request.HasField("check_legal") else True
         successors = []
         for joint in request.joint_moves:
-            following, info = game.successor(state, tuple(joint.moves), check_legal=check)
+            following, info = game.step(state, tuple(joint.moves), check_legal=check)
             successors.append(pb.Successor(state=_state_message(following),
                                            info=_info_message(info)))
             if len(successors) % 256 == 0:
@@ -221,7 +220,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                      bound="size")
         children = []
         for joint in itertools.product(*info.legal):
-            following, child_info = game.successor(state, joint, check_legal=False)
+            following, child_info = game.step(state, joint, check_legal=False)
             children.append(pb.Child(
                 joint_move=pb.JointMove(moves=joint),
                 successor=pb.Successor(state=_state_message(following),
@@ -241,8 +240,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         state = _state(game, request.state) if request.HasField("state") else game.initial_state
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
         start = time.perf_counter()
-        run = simulate(game, state, request.playouts, request.seed, max_steps,
-                       record=request.record_trajectories, check=lambda: _check_time(context))
+        run = game.simulate(state, request.playouts, request.seed, max_steps,
+                            record=request.record_trajectories,
+                            check=lambda: _check_time(context))
         elapsed_ms = (time.perf_counter() - start) * 1e3
         if request.columns:
             return pb.SimulateResponse(

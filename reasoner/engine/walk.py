@@ -1,0 +1,215 @@
+"""The one seeded random walk: every tool that plays random moves plays them here.
+
+Playouts, the service's ``Simulate`` on the clingo backend, agreement checks, structure and
+mutex detection, benchmarks and the sweep all draw their joint moves with
+:func:`pick_joint`: one ``rng.choice`` per role in role order over its legal moves (in the
+order the state lists them), and no random number for a role with a single legal move (the
+waiting player's ``noop``). So a seed means the same walk in every command.
+
+The walk runs over anything that answers :class:`Stepper`: a
+:class:`reasoner.engine.game.Game` over :class:`~reasoner.engine.values.State` values, or a
+backend's machine over fluent bits (:class:`MachineStepper`). The network backend's
+bit-parallel playouts (:func:`reasoner.propnet.batch.batch_playouts`) draw per lane and are
+the one other sampler; a seed fixes them too, but they visit other states.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from reasoner.engine.values import Goals, StateInfo
+from reasoner.errors import NoLegalMoveError
+
+__all__ = ["MachineStepper", "PlayoutResult", "Simulation", "Step", "Stepper", "pick_joint",
+           "random_playout", "random_walk", "sample_states", "simulate_sequentially"]
+
+S = TypeVar("S")
+T = TypeVar("T")
+
+
+class Stepper(Protocol[S]):
+    """What a walk asks of a game: the roles, a state's info, and a successor by move ids."""
+
+    @property
+    def roles(self) -> tuple[str, ...]: ...
+
+    def info(self, state: S) -> StateInfo: ...
+
+    def step(self, state: S, joint: tuple[int, ...], *,
+             check_legal: bool = True) -> tuple[S, StateInfo]: ...
+
+
+class _Machine(Protocol):
+    roles: tuple[str, ...]
+
+    def info(self, bits: int) -> StateInfo: ...
+
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]: ...
+
+
+class MachineStepper:
+    """A backend machine (fluent bits, move ids) seen as a :class:`Stepper` over ints."""
+
+    def __init__(self, machine: _Machine) -> None:
+        self._machine = machine
+        self.roles = machine.roles
+
+    def info(self, state: int) -> StateInfo:
+        return self._machine.info(state)
+
+    def step(self, state: int, joint: tuple[int, ...], *,
+             check_legal: bool = True) -> tuple[int, StateInfo]:
+        del check_legal  # the walk plays legal moves only
+        _, bits, info = self._machine.transition(state, joint, current=False)
+        return bits, info
+
+
+def pick_joint(rng: random.Random, legal: Sequence[Sequence[T]]) -> tuple[T, ...]:
+    """One uniformly random move per role, in role order; a role with a single move draws
+    no random number.
+
+    >>> pick_joint(random.Random(0), [(3, 4, 5), ("noop",)])
+    (5, 'noop')
+    """
+    return tuple(options[0] if len(options) == 1 else rng.choice(options)
+                 for options in legal)
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S]):
+    """One step of a walk: the state, what it answers, the joint move drawn (ids, role
+    order), and the successor with what it answers."""
+
+    state: S
+    info: StateInfo
+    joint: tuple[int, ...]
+    successor: S
+    successor_info: StateInfo
+
+
+def random_walk(game: Stepper[S], state: S, rng: random.Random, max_steps: int, *,
+                info: StateInfo | None = None) -> Iterator[Step[S]]:
+    """Random joint moves (:func:`pick_joint`) from ``state`` until a terminal state or
+    ``max_steps`` steps; ``info`` is the state's own when the caller has it.
+
+    Raises:
+        NoLegalMoveError: a role has no legal move in a non-terminal state.
+    """
+    if info is None:
+        info = game.info(state)
+    step = game.step
+    for length in range(max_steps):
+        if info.terminal:
+            return
+        legal = info.legal
+        if not all(legal):
+            _no_legal_move(game, legal, length)
+        joint = pick_joint(rng, legal)
+        successor, following = step(state, joint, check_legal=False)
+        yield Step(state, info, joint, successor, following)
+        state, info = successor, following
+
+
+def _no_legal_move(game: Stepper[S], legal: Sequence[Sequence[int]], length: int) -> None:
+    role = next(i for i, moves in enumerate(legal) if not moves)
+    raise NoLegalMoveError(f"role {game.roles[role]} has no legal move in a non-terminal "
+                           f"state after {length} steps")
+
+
+@dataclass(frozen=True)
+class PlayoutResult(Generic[S]):
+    """The end of one playout."""
+
+    final: S
+    info: StateInfo
+    length: int
+    terminal: bool
+    trajectory: tuple[tuple[int, ...], ...]
+
+
+def random_playout(game: Stepper[S], state: S, rng: random.Random, max_steps: int,
+                   record: bool = False) -> PlayoutResult[S]:
+    """Play the random walk from ``state`` to its end (see :func:`random_walk`).
+
+    Raises:
+        NoLegalMoveError: a role has no legal move in a non-terminal state.
+    """
+    info = game.info(state)
+    trajectory: list[tuple[int, ...]] = []
+    length = 0
+    for step in random_walk(game, state, rng, max_steps, info=info):
+        if record:
+            trajectory.append(step.joint)
+        state, info = step.successor, step.successor_info
+        length += 1
+    return PlayoutResult(state, info, length, info.terminal, tuple(trajectory))
+
+
+def sample_states(game: Stepper[S], initial: S, count: int, seed: int = 0,
+                  max_steps: int = 1000) -> list[tuple[S, tuple[int, ...]]]:
+    """``count`` non-terminal states met along seeded random walks from ``initial``, each
+    with the joint move (ids) played from it; fewer when ``initial`` is terminal.
+    Benchmarks and analyses measure on such samples."""
+    rng = random.Random(seed)
+    found: list[tuple[S, tuple[int, ...]]] = []
+    if max_steps <= 0 or game.info(initial).terminal:
+        return found
+    while len(found) < count:
+        for step in random_walk(game, initial, rng, max_steps):
+            found.append((step.state, step.joint))
+            if len(found) == count:
+                break
+    return found
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Many playouts, in columns: playout ``i`` made ``lengths[i]`` steps, ended in a
+    terminal state or not (``terminal[i]``), with the goal values ``goals[i]`` of its last
+    state; ``trajectories[i]`` its joint moves when they were recorded."""
+
+    lengths: list[int]
+    terminal: list[bool]
+    goals: list[Goals]
+    trajectories: list[tuple[tuple[int, ...], ...]]
+    updates: int
+    batched: bool
+    goal_table: list[int] | None = None  # see flat_goals
+
+    def flat_goals(self) -> list[int]:
+        """Every playout's goal value per role, one after another (playout-major), -1 for
+        a role with none or several."""
+        if self.goal_table is not None:
+            return self.goal_table
+        return [values[0] if len(values) == 1 else -1 for goals in self.goals
+                for values in goals]
+
+
+def simulate_sequentially(game: Stepper[S], state: S, playouts: int, seed: int,
+                          max_steps: int, record: bool = False,
+                          check: Callable[[], None] | None = None) -> Simulation:
+    """``playouts`` random playouts from ``state`` one after another with one
+    ``random.Random(seed)``; ``check`` is called before each and may raise to stop.
+
+    Raises:
+        NoLegalMoveError: a role has no legal move in a non-terminal state.
+    """
+    rng = random.Random(seed)
+    lengths: list[int] = []
+    terminal: list[bool] = []
+    goals: list[Goals] = []
+    trajectories: list[tuple[tuple[int, ...], ...]] = []
+    for _ in range(playouts):
+        if check is not None:
+            check()
+        result = random_playout(game, state, rng, max_steps, record=record)
+        lengths.append(result.length)
+        terminal.append(result.terminal)
+        goals.append(result.info.goals)
+        if record:
+            trajectories.append(result.trajectory)
+    return Simulation(lengths, terminal, goals, trajectories, sum(lengths), False)
