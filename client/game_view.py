@@ -48,3 +48,8 @@ class GameView(Protocol[S]):
             IllegalMoveError: with ``check_legal``, a move that is not legal.
         """
         ...
+
+    def expand(self, state: S) -> tuple[StateInfo, list[tuple[tuple[int, ...], S, StateInfo]]]:
+        """The state's info and every legal joint move with its successor and what that
+        answers."""
+        ...

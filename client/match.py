@@ -1,4 +1,6 @@
-"""``play_match``: the one match runner, for turn-taking and simultaneous games alike.
+"""``play_match``: the one match loop, for turn-taking and simultaneous games alike, for a
+game on a service (:class:`client.RemoteGame`) or in process (:class:`reasoner.Game`): it
+sees both through :class:`client.game_view.GameView`.
 
 >>> result = play_match(game, [MctsPlayer(random.Random(1)),          # doctest: +SKIP
 ...                            RandomPlayer(random.Random(2))])
@@ -8,12 +10,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from client.game_view import GameView
 from client.players.player import Player
-from client.reasoner_client import RemoteGame
-from client.values import JointMove, State, StateInfo
+from reasoner.engine.values import StateInfo
 from reasoner.errors import IllegalMoveError, NoLegalMoveError
 
 __all__ = ["MatchResult", "MatchStep", "play_match"]
@@ -25,11 +28,11 @@ class MatchStep:
 
     # 1 for the first joint move of the match.
     number: int
-    state: State
-    joint_move: JointMove
+    state: Any  # the game's own state value
+    joint_move: tuple[int, ...]
     # The joint move as GDL text, in role order.
     moves: tuple[str, ...]
-    successor: State
+    successor: Any
     info: StateInfo
 
 
@@ -47,17 +50,17 @@ class MatchResult:
     terminal: bool
 
 
-def play_match(game: RemoteGame, players: Sequence[Player], *, max_steps: int = 1000,
+def play_match(game: GameView[Any], players: Sequence[Player], *, max_steps: int = 1000,
                on_step: Callable[[MatchStep], None] | None = None) -> MatchResult:
     """Play one match from the initial state until a terminal state or ``max_steps``.
 
     Every player is started, then asked for its move in each state where its role has more
     than one legal move (a role with exactly one, such as the idle role's ``noop`` in a
-    turn-taking game, plays it without being asked). The service checks each joint move's
+    turn-taking game, plays it without being asked). The game checks each joint move's
     legality when it computes the successor.
 
     Args:
-        game: The game, loaded on a service.
+        game: The game, on a service or in process.
         players: One player per role, in role order.
         max_steps: Joint moves after which the match stops even if not terminal.
         on_step: Called after every joint move.
@@ -80,8 +83,8 @@ def play_match(game: RemoteGame, players: Sequence[Player], *, max_steps: int = 
     while not info.terminal and len(played) < max_steps:
         joint = tuple(_move(game, player, index, state, info)
                       for index, player in enumerate(players))
-        successor, following = game.next(state, joint, check_legal=True)
-        texts = tuple(game.describe_joint(joint))
+        successor, following = game.step(state, joint, check_legal=True)
+        texts = tuple(game.move_texts[move] for move in joint)
         played.append(texts)
         if on_step is not None:
             on_step(MatchStep(len(played), state, joint, texts, successor, following))
@@ -91,7 +94,8 @@ def play_match(game: RemoteGame, players: Sequence[Player], *, max_steps: int = 
                        moves=tuple(played), steps=len(played), terminal=info.terminal)
 
 
-def _move(game: RemoteGame, player: Player, index: int, state: State, info: StateInfo) -> int:
+def _move(game: GameView[Any], player: Player, index: int, state: Hashable,
+          info: StateInfo) -> int:
     legal = info.legal[index]
     if not legal:
         raise NoLegalMoveError(f"role {game.roles[index]} has no legal move in a "

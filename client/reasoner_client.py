@@ -3,8 +3,8 @@
 >>> with ReasonerClient("127.0.0.1:50051") as reasoner:          # doctest: +SKIP
 ...     game = reasoner.load_game(open("games/tictactoe.kif").read())
 ...     state = game.initial_state()
-...     info = game.query(state)
-...     state, info = game.next(state, (info.legal[0][0], info.legal[1][0]))
+...     info = game.info(state)
+...     state, info = game.step(state, (info.legal[0][0], info.legal[1][0]))
 
 Games are named by content hash, so a client that still has a game's text reloads it
 transparently when the server does not know the id (a restarted or evicting server).
@@ -209,18 +209,18 @@ class RemoteGame:
         r = self._call("InitialState", lambda: pb.InitialStateRequest(game_id=self.id))
         return _state(r.state), _info(r.info)
 
-    def query(self, state: State) -> StateInfo:
+    def info(self, state: State) -> StateInfo:
         """Legal moves per role, terminal status and goals of a state."""
         r = self._call("Query", lambda: pb.QueryRequest(
             game_id=self.id, state=pb.State(fluents=state.fluents)))
         return _info(r.info)
 
-    def next(self, state: State, joint: JointMove, *,
+    def step(self, state: State, joint: JointMove, *,
              check_legal: bool = True) -> tuple[State, StateInfo]:
         """The successor under one joint move (move ids in role order) and its info."""
-        return self.next_many(state, [joint], check_legal=check_legal)[0]
+        return self.step_many(state, [joint], check_legal=check_legal)[0]
 
-    def next_many(self, state: State, joints: Sequence[JointMove], *,
+    def step_many(self, state: State, joints: Sequence[JointMove], *,
                   check_legal: bool = True) -> list[tuple[State, StateInfo]]:
         """Successors under several joint moves, in one call."""
         r = self._call("Next", lambda: pb.NextRequest(

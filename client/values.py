@@ -1,9 +1,15 @@
-"""The client's own value types: players see these, never protobuf messages."""
+"""The client's own value types: players see these, never protobuf messages.
+
+:class:`StateInfo` is the engine's own (:class:`reasoner.engine.values.StateInfo`), so a
+player reads what a state answers the same way in process and on a service.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from reasoner.engine.values import StateInfo
 
 __all__ = ["Analysis", "Board", "Chain", "Evaluation", "Feature", "GddlFiles", "HeuristicInfo",
            "HeuristicParameter", "JointMove", "Order", "PlanStep", "PlayoutResult", "Quantity",
@@ -23,22 +29,6 @@ class State:
     def of(cls, ids: Iterable[int]) -> State:
         """A state from fluent ids in any order, duplicates allowed."""
         return cls(tuple(sorted(set(ids))))
-
-
-@dataclass(frozen=True, slots=True)
-class StateInfo:
-    """Legal move ids per role, terminal status, goal values per role."""
-
-    legal: tuple[tuple[int, ...], ...]
-    terminal: bool
-    # Per role: the goal values defined in this state (exactly one in a terminal state of a
-    # well-formed game).
-    goals: tuple[tuple[int, ...], ...]
-
-    def goal(self, role_index: int) -> int | None:
-        """The role's goal value if exactly one is defined, else None."""
-        values = self.goals[role_index]
-        return values[0] if len(values) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)

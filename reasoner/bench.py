@@ -256,9 +256,9 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                                 state = RemoteState(fluents)
                                 start = time.perf_counter()
                                 if method == "Query":
-                                    game.query(state)
+                                    game.info(state)
                                 else:
-                                    game.next(state, joint, check_legal=False)
+                                    game.step(state, joint, check_legal=False)
                                 latencies[index].append((time.perf_counter() - start) * 1e3)
                                 i += 1
 

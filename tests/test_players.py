@@ -13,12 +13,15 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from client import ReasonerClient, RemoteGame, State, StateInfo
+from client.game_view import GameView
 from client.match import MatchResult, MatchStep, play_match
 from client.players import MctsPlayer, Player, RandomPlayer
+from reasoner import Game
 from reasoner.errors import IllegalMoveError
 from reasoner.server.app import create_server
 
@@ -49,10 +52,10 @@ class _Stubborn:
     def __init__(self, move: int) -> None:
         self.move = move
 
-    def start(self, game: RemoteGame, role_index: int) -> None:
+    def start(self, game: GameView[Any], role_index: int) -> None:
         del game, role_index
 
-    def choose(self, state: State, info: StateInfo) -> int:
+    def choose(self, state: Any, info: StateInfo) -> int:
         del state, info
         return self.move
 
@@ -73,7 +76,7 @@ def test_random_player_chooses_only_legal_moves(reasoner: ReasonerClient, name: 
             joint = tuple(player.choose(state, info) for player in players)
             for index, move in enumerate(joint):
                 assert move in info.legal[index]
-            state, info = game.next(state, joint)
+            state, info = game.step(state, joint)
 
 
 def test_mcts_plays_simultaneous_rps_with_decoupled_statistics(reasoner: ReasonerClient) -> None:
@@ -155,6 +158,29 @@ def test_mcts_does_not_lose_tictactoe_to_random(reasoner: ReasonerClient) -> Non
             scores.append(_score(play_match(game, players), role))
     assert scores.count(-1) == 0, scores
     assert scores.count(1) >= 15, scores
+
+
+def test_one_match_loop_plays_in_process_and_on_a_service(reasoner: ReasonerClient) -> None:
+    """The same players and the same seeds give the same match whether the game is a
+    ``Game`` in process or a ``RemoteGame`` on the service: one loop, one game view."""
+    text = (GAMES / "nim.kif").read_text(encoding="utf-8")
+    results = []
+    for game in (Game.from_gdl(text), reasoner.load_game(text)):
+        players: list[Player] = [RandomPlayer(random.Random(5)), RandomPlayer(random.Random(6))]
+        results.append(play_match(game, players))
+    assert results[0] == results[1]
+    assert results[0].terminal and results[0].steps > 0
+
+
+def test_mcts_plays_in_process_with_in_process_playouts() -> None:
+    """MCTS searches an in-process ``Game`` (its playouts run by the engine's random walk)
+    and, at 100 playouts per move, does not lose tic-tac-toe to a random player."""
+    game = Game.from_file(GAMES / "tictactoe.kif")
+    for seed in range(2):
+        mcts = MctsPlayer(random.Random(seed), playouts=100)
+        result = play_match(game, [mcts, RandomPlayer(random.Random(100 + seed))])
+        assert result.terminal and result.goals[0] is not None
+        assert result.goals[0] >= (result.goals[1] or 0), result
 
 
 # -- command line -------------------------------------------------------------------------

@@ -525,9 +525,9 @@ def test_client_round_trip_matches_engine(srv: Server) -> None:
         assert game.fluents == engine.fluents
         state, info = game.initial()
         assert state.fluents == tuple(engine.initial_state.fluent_ids())
-        assert game.query(state) == info
+        assert game.info(state) == info
         joint = (game.move_id("xplayer", "(mark 2 2)"), game.move_id("oplayer", "noop"))
-        following, following_info = game.next(state, joint)
+        following, following_info = game.step(state, joint)
         local_state, local = engine.step(engine.initial_state, joint)
         assert following.fluents == tuple(local_state.fluent_ids())
         assert following_info.legal == tuple(tuple(ids) for ids in local.legal)
@@ -559,7 +559,7 @@ def test_client_reloads_a_game_the_server_evicted() -> None:
         state = first.initial_state()
         second = client.load_game(game_text("nim"))
         assert server.registry.ids() == [second.id]
-        info = first.query(state)
+        info = first.info(state)
         assert server.registry.ids() == [first.id]
         engine = bundled("tictactoe")
         assert info.legal == tuple(tuple(ids) for ids in engine.info(engine.initial_state).legal)
@@ -651,14 +651,14 @@ def _remote_playout(target: str, name: str, seeds: list[int],
         for seed in seeds:
             rng = random.Random(seed)
             state = game.initial_state()
-            info = game.query(state)
+            info = game.info(state)
             trajectory = []
             while not info.terminal:
                 joint = tuple(legal[0] if len(legal) == 1 else rng.choice(legal)
                               for legal in info.legal)
                 trajectory.append(list(joint))
-                state, info = game.next(state, joint)
-                assert game.query(state) == info
+                state, info = game.step(state, joint)
+                assert game.info(state) == info
             results.append(([list(g) for g in info.goals], len(trajectory), True, trajectory,
                             list(state.fluents)))
     return results
@@ -705,7 +705,7 @@ def test_client_survives_server_restart_on_same_port() -> None:
         with running_server(address=f"127.0.0.1:{port}") as second:
             assert second.port == port
             assert second.registry.ids() == []
-            following, info = game.next(state, joint)
+            following, info = game.step(state, joint)
             assert second.registry.ids() == [game.id]
             local_state, local = engine.step(engine.initial_state, joint)
             assert following == State(tuple(local_state.fluent_ids()))

@@ -444,21 +444,21 @@ def test_client_illegal_move_error(client: ReasonerClient) -> None:
     state = game.initial_state()
     noop = (game.move_id("xplayer", "noop"), game.move_id("oplayer", "noop"))
     with pytest.raises(IllegalMoveError, match="noop is not legal for xplayer in this state"):
-        game.next(state, noop)
+        game.step(state, noop)
 
 
 def test_client_wrong_length_joint_move_is_illegal_move_error(client: ReasonerClient) -> None:
     """A joint move with a role missing arrives as IllegalMoveError."""
     game = client.load_game(game_text("rps"))
     with pytest.raises(IllegalMoveError, match=r"one move per role \(2\), got 1"):
-        game.next(game.initial_state(), (game.move_id("p1", "rock"),))
+        game.step(game.initial_state(), (game.move_id("p1", "rock"),))
 
 
 def test_client_invalid_state_error(client: ReasonerClient) -> None:
     """A state with a fluent id outside the table arrives as InvalidStateError."""
     game = client.load_game(game_text("tictactoe"))
     with pytest.raises(InvalidStateError, match="fluent id 999 is not in the fluent table"):
-        game.query(State((0, 999)))
+        game.info(State((0, 999)))
 
 
 def test_client_gdl_error(client: ReasonerClient) -> None:
@@ -501,7 +501,7 @@ def test_client_errors_are_reasoner_errors(client: ReasonerClient) -> None:
     game = client.load_game(game_text("tictactoe"))
     failures: list[Callable[[], object]] = [
         lambda: client.call("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID)),
-        lambda: game.query(State((999,))),
+        lambda: game.info(State((999,))),
         lambda: client.load_game(MALFORMED),
         lambda: game.simulate(playouts=0),
     ]
@@ -576,7 +576,7 @@ def test_client_illegal_move_error_carries_role_and_move_id(client: ReasonerClie
     game = client.load_game(game_text("tictactoe"))
     o_noop = game.move_id("oplayer", "noop")
     with pytest.raises(IllegalMoveError) as caught:
-        game.next(game.initial_state(), (o_noop, o_noop))
+        game.step(game.initial_state(), (o_noop, o_noop))
     assert (caught.value.role, caught.value.move_id) == ("xplayer", o_noop)
 
 

@@ -9,19 +9,24 @@ learnt model all fit.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
 
+from client.game_view import GameView
 from client.reasoner_client import RemoteGame
-from client.values import State, StateInfo
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import random_playout
 
 __all__ = ["Evaluator", "SimulateEvaluator", "goal_values"]
+
+# The step bound of an in-process playout when none is given (the service's default).
+_IN_PROCESS_MAX_STEPS = 1000
 
 
 class Evaluator(Protocol):
     """Values of a state per role, in role order, each in 0.0..1.0."""
 
-    def __call__(self, game: RemoteGame, state: State, info: StateInfo,
+    def __call__(self, game: GameView[Any], state: Hashable, info: StateInfo,
                  rng: random.Random) -> tuple[float, ...]:
         ...
 
@@ -32,7 +37,9 @@ def goal_values(goals: Sequence[int | None]) -> tuple[float, ...]:
 
 
 class SimulateEvaluator:
-    """The mean goal values of seeded random playouts that the server runs (``Simulate``).
+    """The mean goal values of seeded random playouts: run by the server in one
+    ``Simulate`` call for a game on a service, by :mod:`reasoner.engine.walk` for a game in
+    process.
 
     A terminal state is worth its goal values; no call is made for it.
     """
@@ -48,17 +55,28 @@ class SimulateEvaluator:
         self.rollouts = rollouts
         self.max_steps = max_steps
 
-    def __call__(self, game: RemoteGame, state: State, info: StateInfo,
+    def __call__(self, game: GameView[Any], state: Hashable, info: StateInfo,
                  rng: random.Random) -> tuple[float, ...]:
         if info.terminal:
             return goal_values([info.goal(r) for r in range(len(info.goals))])
-        result = game.simulate(state, playouts=self.rollouts, seed=rng.getrandbits(63),
-                               max_steps=self.max_steps)
-        totals = [0.0] * len(game.roles)
-        for playout in result.playouts:
-            for r, value in enumerate(goal_values(playout.goals)):
+        seed = rng.getrandbits(63)
+        roles = range(len(game.roles))
+        if isinstance(game, RemoteGame):
+            result = game.simulate(state, playouts=self.rollouts, seed=seed,  # type: ignore[arg-type]
+                                   max_steps=self.max_steps)
+            ends = [playout.goals for playout in result.playouts]
+        else:
+            walk = random.Random(seed)
+            steps = self.max_steps or _IN_PROCESS_MAX_STEPS
+            ends = []
+            for _ in range(self.rollouts):
+                last = random_playout(game, state, walk, steps).info
+                ends.append(tuple(last.goal(r) for r in roles))
+        totals = [0.0] * len(roles)
+        for goals in ends:
+            for r, value in enumerate(goal_values(goals)):
                 totals[r] += value
-        return tuple(t / len(result.playouts) for t in totals)
+        return tuple(t / len(ends) for t in totals)
 
     def __repr__(self) -> str:
         return f"SimulateEvaluator(rollouts={self.rollouts}, max_steps={self.max_steps})"

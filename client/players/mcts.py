@@ -24,11 +24,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
+from client.game_view import GameView
 from client.players.evaluator import Evaluator, SimulateEvaluator, goal_values
-from client.reasoner_client import RemoteGame
-from client.values import JointMove, State, StateInfo
+from client.values import JointMove
+from reasoner.engine.values import StateInfo
+
+State = Hashable  # the game's own state value
 
 __all__ = ["MctsPlayer"]
 
@@ -98,11 +103,11 @@ class MctsPlayer:
         self.max_depth = max_depth
         self.max_nodes = max_nodes
         self._rng = rng
-        self._game: RemoteGame | None = None
+        self._game: GameView[Any] | None = None
         self._role = 0
         self._table: dict[State, _Node] = {}
 
-    def start(self, game: RemoteGame, role_index: int) -> None:
+    def start(self, game: GameView[Any], role_index: int) -> None:
         self._game = game
         self._role = role_index
         self._table = {}
@@ -223,7 +228,7 @@ class MctsPlayer:
         if node.children is None:
             node.children = {}
             if math.prod(len(legal) for legal in node.info.legal) <= self.expand_limit:
-                _, children = self._remote().expand(state)
+                _, children = self._view().expand(state)
                 for child_joint, child, child_info in children:
                     node.children[child_joint] = child
                     if child not in self._table:
@@ -232,7 +237,7 @@ class MctsPlayer:
                 self._update_proof(node)
         child_state = node.children.get(joint)
         if child_state is None:
-            child_state, child_info = self._remote().next(state, joint, check_legal=False)
+            child_state, child_info = self._view().step(state, joint, check_legal=False)
             node.children[joint] = child_state
             if child_state not in self._table:
                 self._table[child_state] = _Node(child_info)
@@ -272,9 +277,9 @@ class MctsPlayer:
                               key=lambda p: p[mover])
 
     def _evaluate(self, state: State, node: _Node) -> tuple[float, ...]:
-        return self.evaluator(self._remote(), state, node.info, self._rng)
+        return self.evaluator(self._view(), state, node.info, self._rng)
 
-    def _remote(self) -> RemoteGame:
+    def _view(self) -> GameView[Any]:
         if self._game is None:
             raise RuntimeError("MctsPlayer.choose called before start")
         return self._game

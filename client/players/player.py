@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from client.reasoner_client import RemoteGame
-from client.values import State, StateInfo
+from client.game_view import GameView
+from reasoner.engine.values import StateInfo
 
 __all__ = ["Player"]
 
@@ -15,7 +15,8 @@ class Player(Protocol):
     """A player of one role in one match at a time.
 
     The match runner calls :meth:`start` once per match, then :meth:`choose` in every state
-    where the player's role has a choice. Players see the client's value types only.
+    where the player's role has a choice. Players see the game view (in process or on a
+    service) and its values, never protobuf.
     """
 
     @property
@@ -23,14 +24,14 @@ class Player(Protocol):
         """A short name for match reports ("random", "mcts")."""
         ...
 
-    def start(self, game: RemoteGame, role_index: int) -> None:
+    def start(self, game: GameView[Any], role_index: int) -> None:
         """Begin a match of ``game`` as the role ``game.roles[role_index]``.
 
         Forgets everything learnt in an earlier match.
         """
         ...
 
-    def choose(self, state: State, info: StateInfo) -> int:
+    def choose(self, state: Any, info: StateInfo) -> int:
         """The move id to play in ``state``, one of ``info.legal[role_index]``.
 
         Args:

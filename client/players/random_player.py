@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from client.reasoner_client import RemoteGame
-from client.values import State, StateInfo
+from client.game_view import GameView
+from reasoner.engine.values import StateInfo
 
 __all__ = ["RandomPlayer"]
 
@@ -19,11 +20,11 @@ class RandomPlayer:
         self._rng = rng
         self._role = 0
 
-    def start(self, game: RemoteGame, role_index: int) -> None:
+    def start(self, game: GameView[Any], role_index: int) -> None:
         del game
         self._role = role_index
 
-    def choose(self, state: State, info: StateInfo) -> int:
+    def choose(self, state: Any, info: StateInfo) -> int:
         del state
         return self._rng.choice(info.legal[self._role])
 

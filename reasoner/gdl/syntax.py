@@ -215,8 +215,3 @@ def literal_atoms(literal: Literal, negative: bool = False) -> Iterator[tuple[At
     elif isinstance(literal, Or):
         for disjunct in literal.disjuncts:
             yield from literal_atoms(disjunct, negative)
-
-
-def is_ground(term: Term) -> bool:
-    """True if the term contains no variable."""
-    return next(term_variables(term), None) is None
