@@ -1,6 +1,6 @@
 """The ``gdl-reasoner`` command line, run as a real subprocess.
 
-The CLI's contract (``reasoner/cli.py``): every command prints one clear line on bad input and
+The CLI's contract (``reasoner/cli/``): every command prints one clear line on bad input and
 exits non-zero, never a traceback; good input prints the documented output and exits 0.
 """
 
