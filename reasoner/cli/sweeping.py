@@ -121,7 +121,7 @@ def _instantiate_file(path: str, strict: bool) -> tuple[SweepResult, str]:
                            seconds=time.perf_counter() - start), ""
     stats = found.statistics
     return SweepResult(path, Fate.INSTANTIATED, fluents=stats.fluents, moves=stats.moves,
-                rules=stats.rules, seconds=time.perf_counter() - start), found.gdl()
+                       rules=stats.rules, seconds=time.perf_counter() - start), found.gdl()
 
 
 def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
