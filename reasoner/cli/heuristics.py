@@ -83,7 +83,6 @@ def register(commands: Commands) -> None:
     p.set_defaults(run=_bench_heuristics)
 
 
-
 def _parameters(pairs: Sequence[str]) -> dict[str, str]:
     """``name=value`` options as a mapping (a usage error names the bad one)."""
     found: dict[str, str] = {}
