@@ -1,6 +1,6 @@
 """The ``gdl-reasoner`` command line, run as a real subprocess.
 
-The CLI's contract (``reasoner/cli.py``): every command prints one clear line on bad input and
+The CLI's contract (``reasoner/cli/``): every command prints one clear line on bad input and
 exits non-zero, never a traceback; good input prints the documented output and exits 0.
 """
 
@@ -175,8 +175,7 @@ def test_bench_json_prints_one_object_per_game() -> None:
 
 def test_bench_measures_every_backend_in_one_run() -> None:
     """By default ``bench --json`` reports every backend of a game in one run: clingo, the
-    network one state at a time, in batches of 64 and 1024 and on packed numpy words, the
-    reference, Simulate over
+    network one state at a time, in batches of 64 and 1024, the reference, Simulate over
     gRPC beside the same playouts in process, and the network's size."""
     result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2",
                      "games/tictactoe.kif")
@@ -184,8 +183,7 @@ def test_bench_measures_every_backend_in_one_run() -> None:
     records = {record["backend"]: record
                for record in map(json.loads, result.stdout.splitlines())}
     assert set(records) == {"clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
-                            "propnet-packed-1024", "reference", "propnet-size",
-                            "grpc-simulate-propnet"}
+                            "reference", "propnet-size", "grpc-simulate-propnet"}
     assert all(records[b]["updates_per_sec"] > 0 for b in records if b != "propnet-size")
     size = records["propnet-size"]
     assert (size["propositions"], size["gates"], size["edges"]) == (114, 176, 409)

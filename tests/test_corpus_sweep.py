@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from reasoner.cli.sweeping import SweepResult as Fate
+from reasoner.cli.sweeping import format_table, sweep
 from reasoner.engine.limits import Limits
-from reasoner.sweep import Fate, format_table, sweep
 
 pytestmark = pytest.mark.corpus
 

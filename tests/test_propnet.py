@@ -252,41 +252,6 @@ def test_seeded_corpus_sample_plays_alike_on_both_backends() -> None:
     assert sum(o.fate == "agree" for o in outcomes) >= 50
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connectfour", "breakthrough"])
-def test_packed_numpy_evaluation_matches_the_single_state_evaluation(name: str) -> None:
-    """The packed-numpy evaluator the benchmark measures beside the generated code: 128
-    states packed one per lane get the legal moves, terminal flags and successors of the
-    one-state code."""
-    import numpy as np
-
-    from reasoner.propnet.packed import PackedNetwork
-
-    game = bundled(name)
-    assert isinstance(game.machine, PropnetMachine)
-    machine, network = game.machine, game.machine.network
-    pairs = _visited(machine, 128, seed=9)
-    packed = PackedNetwork(network, 2)
-    fluents, moves = len(network.fluent_texts), len(network.move_texts)
-    held = np.zeros((packed.rows, 128), dtype=bool)
-    held[packed.true_row] = True
-    for k, (bits, joint) in enumerate(pairs):
-        for i in range(fluents):
-            held[i, k] = bool(bits >> i & 1)
-        for m in joint:
-            held[fluents + m, k] = True
-    values = np.packbits(held, axis=1, bitorder="little").view(np.uint64).copy()
-    packed.evaluate(values)
-    out = np.unpackbits(values.view(np.uint8), axis=1, bitorder="little").astype(bool)
-    for k, (bits, joint) in enumerate(pairs):
-        info = machine.info(bits)
-        assert tuple(tuple(m for m in range(moves) if out[packed.legal[m], k]
-                           and network.move_role[m] == r)
-                     for r in range(len(network.roles))) == info.legal
-        assert bool(out[packed.terminal, k]) == info.terminal
-        assert sum(1 << i for i in range(fluents)
-                   if out[packed.next[i], k]) == machine.transition(bits, joint, current=False)[1]
-
-
 def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:
     """Masks over 14,400 fluents are wider than Python writes integers in decimal (4,300
     digits): the generated code writes them in hexadecimal, and the game plays."""

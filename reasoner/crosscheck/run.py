@@ -1,8 +1,9 @@
 """Cross-check runs: one game against the Prolog reference, or a whole folder of games.
 
-Each game of a folder runs in its own bounded child process, and every query to the
-reference has its own time bound, so a game that makes either reasoner loop or explode is
-reported with its fate and never stops the run. Fates:
+Each game of a folder runs in its own bounded child process (:func:`reasoner.corpus.run_folder`),
+and every query to the reference has its own time bound, so a game that makes either reasoner
+loop or explode is reported with its fate and never stops the run. Fates
+(:class:`reasoner.corpus.Fate`):
 
 * ``agree``: every state of every playout, and the supersets, agree;
 * ``disagree``: the two differ (the reason holds the shortest reproduction);
@@ -23,13 +24,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from reasoner.corpus import Fate, run_folder
 from reasoner.crosscheck.check import CrossCheck, compare_sides, compare_supersets
 from reasoner.crosscheck.sides import EngineSide
 from reasoner.engine.game import Game
-from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.engine.limits import Limits
 from reasoner.errors import (
     GdlError,
-    ReasonerError,
     ReferenceFailure,
     ResourceLimitError,
     UnsupportedGdlError,
@@ -38,7 +39,9 @@ from reasoner.errors import (
 __all__ = ["FATES", "Outcome", "crosscheck_folder", "crosscheck_game", "format_summary",
            "superset_map"]
 
-FATES = ("agree", "disagree", "reference failed", "engine failed", "GDL-II", "limit")
+# The fates of a cross-check, in the order of the summary's counts.
+FATES = (Fate.AGREE, Fate.DISAGREE, Fate.REFERENCE_FAILED, Fate.ENGINE_FAILED, Fate.GDL_II,
+         Fate.LIMIT)
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Outcome:
     """One game's cross-check."""
 
     path: str
-    fate: str
+    fate: Fate
     reason: str = ""
     playouts: int = 0
     states: int = 0
@@ -55,6 +58,11 @@ class Outcome:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def ended(cls, path: str, fate: Fate, reason: str, seconds: float) -> Outcome:
+        """The outcome of a file whose check did not return (see :func:`run_folder`)."""
+        return cls(path, fate, reason, seconds=seconds)
 
 
 def superset_map(fluents: Iterable[str], moves: Iterable[tuple[str, str]],
@@ -85,11 +93,11 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
     try:
         game = Game.from_gdl(text, limits=limits, backend=backend)
     except ResourceLimitError as error:
-        return Outcome(path, "limit", f"engine: {error}", seconds=time.perf_counter() - start)
+        return Outcome(path, Fate.LIMIT, f"engine: {error}", seconds=time.perf_counter() - start)
     except UnsupportedGdlError as error:
-        return Outcome(path, "GDL-II", str(error), seconds=time.perf_counter() - start)
+        return Outcome(path, Fate.GDL_II, str(error), seconds=time.perf_counter() - start)
     except GdlError as error:
-        return Outcome(path, "engine failed", f"rejected: {error}",
+        return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
                        seconds=time.perf_counter() - start)
     if backends:
         clingo = Game.from_description(game.description, case_sensitive=False,
@@ -98,9 +106,9 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
                                seed=seed, max_steps=max_steps, record=record)
         seconds = time.perf_counter() - start
         if paired.disagreement is not None:
-            return Outcome(path, "disagree", paired.disagreement.describe("propnet", "clingo"),
+            return Outcome(path, Fate.DISAGREE, paired.disagreement.describe("propnet", "clingo"),
                            paired.playouts, paired.states, seconds=seconds)
-        return Outcome(path, "agree", "", paired.playouts, paired.states, 0, seconds)
+        return Outcome(path, Fate.AGREE, "", paired.playouts, paired.states, 0, seconds)
     try:
         with ReferenceSolver.from_gdl(text, timeout=reference_timeout) as reference:
             result: CrossCheck = compare_sides(EngineSide(game), reference, playouts=playouts,
@@ -115,13 +123,13 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
                     superset_map(theirs.fluents, theirs.moves, theirs.atoms))
                 atoms = ours.size
     except ReferenceFailure as error:
-        return Outcome(path, "reference failed", str(error),
+        return Outcome(path, Fate.REFERENCE_FAILED, str(error),
                        seconds=time.perf_counter() - start)
     seconds = time.perf_counter() - start
     if result.disagreement is not None:
-        return Outcome(path, "disagree", result.disagreement.describe(), result.playouts,
+        return Outcome(path, Fate.DISAGREE, result.disagreement.describe(), result.playouts,
                        result.states, seconds=seconds)
-    return Outcome(path, "agree", "", result.playouts, result.states, atoms, seconds)
+    return Outcome(path, Fate.AGREE, "", result.playouts, result.states, atoms, seconds)
 
 
 def _bounded_game(path: str, playouts: int, seed: int, max_steps: int,
@@ -137,27 +145,17 @@ def crosscheck_folder(paths: Iterable[Path], *, limits: Limits, playouts: int = 
                       backend: str = "auto", backends: bool = False) -> Iterator[Outcome]:
     """Cross-check each file in a bounded child process and yield its outcome (see
     :func:`crosscheck_game` for ``backend`` and ``backends``)."""
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            yield run_bounded(_bounded_game, (str(path), playouts, seed, max_steps,
-                                              min(reference_timeout, limits.seconds),
-                                              backend, backends), limits)
-        except ResourceLimitError as error:
-            yield Outcome(str(path), "limit", str(error), seconds=time.perf_counter() - start)
-        except ReasonerError as error:
-            yield Outcome(str(path), "engine failed", f"{type(error).__name__}: {error}",
-                          seconds=time.perf_counter() - start)
-        except BoundedCrash as error:
-            yield Outcome(str(path), "engine failed", str(error).strip().splitlines()[0],
-                          seconds=time.perf_counter() - start)
+    return run_folder(paths, _bounded_game,
+                      (playouts, seed, max_steps, min(reference_timeout, limits.seconds),
+                       backend, backends),
+                      limits=limits, ended=Outcome.ended, crashed=Fate.ENGINE_FAILED)
 
 
 def format_summary(outcomes: list[Outcome], root: Path | None = None) -> str:
     """Every file that did not agree with its reason, then the counts and the time."""
     lines = []
     for outcome in outcomes:
-        if outcome.fate == "agree":
+        if outcome.fate is Fate.AGREE:
             continue
         name = str(Path(outcome.path).relative_to(root)) if root else outcome.path
         reason = outcome.reason.splitlines()[0] if outcome.reason else ""

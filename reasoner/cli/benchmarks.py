@@ -23,8 +23,7 @@ from reasoner.propnet.machine import PropnetMachine
 
 _NO_CAP = 1 << 30  # playouts run to the end
 
-__all__ = ["BenchResult", "NetworkFigures", "bench_batch", "bench_game", "bench_packed",
-           "bench_reference",
+__all__ = ["BenchResult", "NetworkFigures", "bench_batch", "bench_game", "bench_reference",
            "network_figures", "playout_rate"]
 
 
@@ -168,26 +167,6 @@ def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float 
         rates.append(updates / (time.perf_counter() - began))
         counts.append(updates)
     return _medians(name, f"propnet-batch-{lanes}", game, rates, counts, [load_ms])
-
-
-def bench_packed(name: str, text: str, lanes: int, runs: int = 3, seconds: float = 2.0,
-                 seed: int = 0) -> BenchResult:
-    """Median playout rate of the packed-numpy evaluator (backend
-    ``propnet-packed-<lanes>``), measured beside the generated Python-int batches."""
-    from reasoner.propnet.packed import packed_rate
-
-    start = time.perf_counter()
-    game = Game.from_gdl(text, backend="propnet")
-    assert game.network is not None
-    load_ms = (time.perf_counter() - start) * 1e3
-    rates: list[float] = []
-    counts: list[int] = []
-    for run in range(runs):
-        count, rate = packed_rate(game.network, game.initial_state.bits, lanes, seconds,
-                                  seed + run)
-        counts.append(count)
-        rates.append(rate)
-    return _medians(name, f"propnet-packed-{lanes}", game, rates, counts, [load_ms])
 
 
 @dataclass(frozen=True)

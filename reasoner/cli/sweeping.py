@@ -1,7 +1,8 @@
 """Corpus sweeps: load every GDL file of a folder and play it, reporting each file's fate.
 
-Each file runs in its own bounded child process (:mod:`reasoner.engine.limits`), so a game
-that explodes or a crash in one file cannot stop the sweep. Fates:
+Each file runs in its own bounded child process (:func:`reasoner.corpus.run_folder`), so a
+game that explodes or a crash in one file cannot stop the sweep. Fates
+(:class:`reasoner.corpus.Fate`):
 
 * ``loaded``: it loaded and played its seeded random playouts to the end (or the step cap);
 * ``instantiated`` (instantiation sweeps): its instantiated game plays exactly like it;
@@ -18,34 +19,36 @@ import dataclasses
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.corpus import Fate, run_folder
 from reasoner.engine.game import Game
-from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
 from reasoner.engine.walk import random_playout
 from reasoner.errors import (
     GdlError,
     GoalError,
     NoLegalMoveError,
-    ReasonerError,
     ResourceLimitError,
 )
 
-__all__ = ["Fate", "check_file", "check_instantiation", "format_table", "summarise", "sweep"]
+__all__ = ["FATES", "SweepResult", "check_file", "check_instantiation", "format_table",
+           "summarise", "sweep"]
 
-FATES = ("loaded", "instantiated", "rejected", "defect", "limit", "failed")
+# The fates of a sweep, in the order of the table's totals.
+FATES = (Fate.LOADED, Fate.INSTANTIATED, Fate.REJECTED, Fate.DEFECT, Fate.LIMIT, Fate.FAILED)
 
 
 @dataclass(frozen=True)
-class Fate:
+class SweepResult:
     """What happened to one file."""
 
     path: str
-    fate: str
+    fate: Fate
     reason: str = ""
     roles: int = 0
     fluents: int = 0
@@ -59,6 +62,11 @@ class Fate:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def ended(cls, path: str, fate: Fate, reason: str, seconds: float) -> SweepResult:
+        """The result of a file whose check did not return (see :func:`run_folder`)."""
+        return cls(path, fate, reason, seconds=seconds)
 
 
 def _play(game: Game, playouts: int, max_steps: int, seed: int) -> tuple[int, str]:
@@ -80,17 +88,17 @@ def _play(game: Game, playouts: int, max_steps: int, seed: int) -> tuple[int, st
 
 
 def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
-               strict: bool = True) -> Fate:
+               strict: bool = True) -> SweepResult:
     """Load and play one file in this process (see :func:`sweep` for the bounded version)."""
     start = time.perf_counter()
     try:
         game = Game.from_file(path, strict=strict)
     except GdlError as error:
-        return Fate(path, "rejected", str(error), seconds=time.perf_counter() - start)
+        return SweepResult(path, Fate.REJECTED, str(error), seconds=time.perf_counter() - start)
     steps, defect = _play(game, playouts, max_steps, seed)
     stats = game.statistics
-    return Fate(
-        path, "defect" if defect else "loaded", defect, len(game.roles), stats.fluents,
+    return SweepResult(
+        path, Fate.DEFECT if defect else Fate.LOADED, defect, len(game.roles), stats.fluents,
         stats.moves, round(stats.total_ms, 2), steps, time.perf_counter() - start,
         backend=stats.backend, gates=stats.network.gates if stats.network else 0,
     )
@@ -99,7 +107,7 @@ def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0
 DEFAULT_LIMITS = Limits(60.0, 4096)
 
 
-def _instantiate_file(path: str, strict: bool) -> tuple[Fate, str]:
+def _instantiate_file(path: str, strict: bool) -> tuple[SweepResult, str]:
     """Instantiate one file; its fate (``instantiated`` so far, or ``rejected``) and the
     instantiated game's text."""
     from reasoner.instantiate.ground_game import instantiate
@@ -109,10 +117,11 @@ def _instantiate_file(path: str, strict: bool) -> tuple[Fate, str]:
     try:
         found = instantiate(text, strict=strict)
     except GdlError as error:
-        return Fate(path, "rejected", str(error), seconds=time.perf_counter() - start), ""
+        return SweepResult(path, Fate.REJECTED, str(error),
+                           seconds=time.perf_counter() - start), ""
     stats = found.statistics
-    return Fate(path, "instantiated", fluents=stats.fluents, moves=stats.moves,
-                rules=stats.rules, seconds=time.perf_counter() - start), found.gdl()
+    return SweepResult(path, Fate.INSTANTIATED, fluents=stats.fluents, moves=stats.moves,
+                       rules=stats.rules, seconds=time.perf_counter() - start), found.gdl()
 
 
 def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
@@ -130,7 +139,7 @@ def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
 
 def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
                         strict: bool = True, limits: Limits | None = None,
-                        check_limits: Limits | None = None) -> Fate:
+                        check_limits: Limits | None = None) -> SweepResult:
     """Instantiate one file and check, by seeded playouts, that the instantiated game plays
     exactly like the source (fate ``instantiated``; a difference is ``failed``).
 
@@ -147,8 +156,8 @@ def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed
         if limits is not None:
             text = Path(path).read_text(encoding="utf-8", errors="replace")
             error = explain_overrun(error, text, limits)
-        return Fate(path, "limit", f"instantiation {error}", seconds=seconds)
-    if fate.fate != "instantiated":
+        return SweepResult(path, Fate.LIMIT, f"instantiation {error}", seconds=seconds)
+    if fate.fate is not Fate.INSTANTIATED:
         return fate
     try:
         roles, differs = run_bounded(_agreement, (path, ground, playouts, max_steps, seed,
@@ -157,44 +166,41 @@ def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed
         return dataclasses.replace(
             fate, reason=f"not checked by playouts: the check {error}")
     if differs:
-        return dataclasses.replace(fate, fate="failed", roles=roles,
+        return dataclasses.replace(fate, fate=Fate.FAILED, roles=roles,
                                    reason=f"the instantiated game differs: {differs}")
     return dataclasses.replace(fate, roles=roles)
 
 
+def _explained(limits: Limits) -> Callable[[Path, ResourceLimitError], str]:
+    """A limit's reason with the relation that grew (see :mod:`reasoner.engine.overrun`)."""
+    def reason(path: Path, error: ResourceLimitError) -> str:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        return str(explain_overrun(error, text, limits))
+    return reason
+
+
 def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: int = 3,
           max_steps: int = 200, seed: int = 0, strict: bool = True,
-          instantiation: bool = False, check_limits: Limits | None = None) -> Iterator[Fate]:
+          instantiation: bool = False,
+          check_limits: Limits | None = None) -> Iterator[SweepResult]:
     """Check each file in a bounded child process and yield its fate (with
-    ``instantiation``, check its instantiated game instead of playing it)."""
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            if instantiation:
-                yield check_instantiation(str(path), playouts, max_steps, seed, strict, limits,
-                                          check_limits)
-            else:
-                yield run_bounded(check_file, (str(path), playouts, max_steps, seed, strict),
-                                  limits)
-        except ResourceLimitError as error:
-            seconds = time.perf_counter() - start
-            text = path.read_text(encoding="utf-8", errors="replace")
-            yield Fate(str(path), "limit", str(explain_overrun(error, text, limits)),
-                       seconds=seconds)
-        except ReasonerError as error:
-            yield Fate(str(path), "failed", f"{type(error).__name__}: {error}",
-                       seconds=time.perf_counter() - start)
-        except BoundedCrash as error:
-            yield Fate(str(path), "failed", str(error).strip().splitlines()[0],
-                       seconds=time.perf_counter() - start)
+    ``instantiation``, check its instantiated game instead of playing it: the parts of that
+    check bound themselves)."""
+    if instantiation:
+        return run_folder(paths, check_instantiation,
+                          (playouts, max_steps, seed, strict, limits, check_limits),
+                          limits=None, ended=SweepResult.ended,
+                          limit_reason=_explained(limits))
+    return run_folder(paths, check_file, (playouts, max_steps, seed, strict), limits=limits,
+                      ended=SweepResult.ended, limit_reason=_explained(limits))
 
 
-def summarise(fates: Iterable[Fate]) -> Counter[str]:
+def summarise(fates: Iterable[SweepResult]) -> Counter[Fate]:
     """Count fates by kind."""
     return Counter(f.fate for f in fates)
 
 
-def format_table(fates: list[Fate], root: Path | None = None) -> str:
+def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
     """A plain-text table of every file's fate, then the totals."""
     lines = [f"{'file':<58} {'fate':<12} {'roles':>5} {'fluents':>7} {'moves':>6} "
              f"{'rules':>7} {'gates':>7} {'load ms':>8} {'steps':>6} {'seconds':>8}  reason"]
@@ -207,14 +213,14 @@ def format_table(fates: list[Fate], root: Path | None = None) -> str:
                      f"  {reason}")
     counts = summarise(fates)
     lines.append("total: " + ", ".join(f"{counts.get(k, 0)} {k}" for k in FATES
-                                       if counts.get(k) or k != "instantiated")
+                                       if counts.get(k) or k is not Fate.INSTANTIATED)
                  + f" of {len(fates)} files")
     loaded = [f for f in fates if f.backend]
     if loaded:
         networks = sum(f.backend == "propnet" for f in loaded)
         lines.append(f"network: {networks} of the {len(loaded)} files that loaded got a "
                      "propositional network within its bounds; the others run on clingo")
-    done = sorted(f.seconds for f in fates if f.fate in ("loaded", "instantiated"))
+    done = sorted(f.seconds for f in fates if f.fate in (Fate.LOADED, Fate.INSTANTIATED))
     if done:
         def at(q: float) -> float:
             return done[min(len(done) - 1, int(q * len(done)))]

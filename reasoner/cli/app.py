@@ -1,0 +1,42 @@
+"""The ``gdl-reasoner`` parser, built from the command modules, and :func:`main`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from reasoner.cli import bench, crosscheck, grounding, heuristics, loading, match, serve, sweep
+from reasoner.cli.common import EXIT_OK, CommandError, failure
+from reasoner.errors import ReasonerError
+
+__all__ = ["main", "parser"]
+
+# The command modules, in the order of the commands in --help.
+MODULES = (loading, grounding, heuristics, bench, serve, match, crosscheck, sweep)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: each command module adds its subcommands."""
+    built = argparse.ArgumentParser(
+        prog="gdl-reasoner",
+        description="A GDL reasoner: GDL translated to ASP, answered by clingo.")
+    commands = built.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in MODULES:
+        module.register(commands)
+    return built
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script: run the command; whatever error it lets out
+    becomes one line on stderr and an exit status (see :mod:`reasoner.cli.common`)."""
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (ReasonerError, CommandError) as error:
+        return failure(error, getattr(args, "game", None))
+    except KeyboardInterrupt:
+        print("gdl-reasoner: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

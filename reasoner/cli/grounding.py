@@ -1,0 +1,205 @@
+"""Grounding-only commands: ``supersets`` (every atom that could ever hold), ``ground`` (the
+instantiated game, as GDL, GDDL or JSON) and ``mutexes`` (fluents that never hold
+together)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reasoner.cli.common import (
+    EXIT_OK,
+    CommandError,
+    Commands,
+    end_progress_line,
+    grounding,
+    limit_options,
+    limits,
+    progress,
+    progress_option,
+    read,
+)
+from reasoner.errors import ReasonerError
+
+if TYPE_CHECKING:
+    from reasoner.asp.superset import AtomSuperset
+    from reasoner.instantiate.gddl import GddlGame
+    from reasoner.instantiate.ground_game import InstantiatedGame
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``supersets``, ``ground`` and ``mutexes``."""
+    p = commands.add_parser("supersets",
+                            help="every fluent, move and auxiliary atom that could ever hold")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--list", action="store_true", help="list the atoms, not only their counts")
+    p.add_argument("--json", action="store_true", help="one JSON object with every atom")
+    progress_option(p)
+    limit_options(p)
+    p.set_defaults(run=_supersets_command)
+
+    p = commands.add_parser("ground", help="the instantiated (variable-free) game")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("-o", "--output", help="write to this file (atomically) instead of stdout")
+    p.add_argument("--format", choices=("gdl", "gddl", "json"), default="gdl",
+                   help="gddl: three files with -o STEM (STEM.domain.gddl, STEM.problem.gddl, "
+                        "STEM.partition.gddl), auxiliary atoms inlined")
+    p.add_argument("--inline-aux", action="store_true",
+                   help="inline auxiliary atoms where they occur positively")
+    progress_option(p)
+    p.add_argument("--stats", action="store_true", help="print statistics to stderr")
+    limit_options(p)
+    p.set_defaults(run=_ground)
+
+    p = commands.add_parser("mutexes", help="groups of fluents that never hold together")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--playouts", type=int, default=50,
+                   help="seeded random playouts whose states check the hypotheses")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    limit_options(p)
+    p.set_defaults(run=_mutexes)
+
+
+def _supersets(text: str, name: str, shown: bool | None) -> AtomSuperset:
+    """The work of ``supersets``, in the bounded child."""
+    from reasoner.cli.progress import PhaseProgress
+    from reasoner.instantiate.supersets import supersets
+
+    phases = PhaseProgress(f"supersets {name}", enabled=shown)
+    try:
+        phases.phase("grounding the relaxed program")
+        return supersets(text)
+    finally:
+        phases.close()
+
+
+def _supersets_command(args: argparse.Namespace) -> int:
+    try:
+        text = read(args.game)
+        # The superset grounding itself may explode: bounded, it runs in a child process.
+        found = grounding(_supersets, (text, Path(args.game).stem, progress(args)), text,
+                          args)
+    except (ReasonerError, CommandError):
+        end_progress_line(args)
+        raise
+    if args.json:
+        print(json.dumps({
+            "game": Path(args.game).stem, "seconds": round(found.seconds, 4),
+            "size": found.size, "fluents": list(found.fluents),
+            "moves": [{"role": r, "move": m} for r, m in found.moves],
+            "atoms": {f"{name}/{arity}": list(texts)
+                      for (name, arity), texts in found.atoms.items()},
+        }))
+        return EXIT_OK
+    print(f"{args.game}: {found.size} ground atoms in {found.seconds * 1e3:.1f} ms: "
+          f"{len(found.fluents)} fluents, {len(found.moves)} moves")
+    for (name, arity), texts in found.atoms.items():
+        print(f"  {name}/{arity}: {len(texts)}")
+        if args.list:
+            for text in texts:
+                print(f"    {text}")
+    return EXIT_OK
+
+
+def _gddl_paths(output: str) -> dict[str, Path]:
+    """``-o out/ttt`` (or ``out/ttt.gddl``) writes ``out/ttt.domain.gddl``,
+    ``out/ttt.problem.gddl`` and ``out/ttt.partition.gddl``."""
+    base = Path(output)
+    if base.suffix == ".gddl":
+        base = base.with_suffix("")
+    return {part: base.with_name(f"{base.name}.{part}.gddl")
+            for part in ("domain", "problem", "partition")}
+
+
+def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
+                 shown: bool | None) -> tuple[InstantiatedGame, GddlGame | None]:
+    """The work of ``ground``, in the bounded child: the instantiation, and its GDDL."""
+    from reasoner.cli.progress import PhaseProgress
+    from reasoner.gdl.parser import parse_gdl
+    from reasoner.gdl.validation import validate
+    from reasoner.instantiate.ground_game import description_gddl, instantiate_description
+
+    phases = PhaseProgress(f"ground {name}", enabled=shown)
+    try:
+        phases.phase("parsing")
+        description = parse_gdl(text)
+        validate(description)
+        found = instantiate_description(description, inline_aux=inline_aux or gddl,
+                                        phase=phases.phase)
+        written = description_gddl(description, name, phase=phases.phase) if gddl else None
+    finally:
+        phases.close()
+    return found, written
+
+
+def _ground(args: argparse.Namespace) -> int:
+    from reasoner.instantiate.ground_game import write_atomically
+
+    try:
+        text = read(args.game)
+        found = grounding(_instantiate, (text, args.inline_aux, args.format == "gddl",
+                                         Path(args.game).stem, progress(args)), text, args)
+    except (ReasonerError, CommandError):
+        end_progress_line(args)
+        raise
+    rules, gddl = found
+    statistics = rules.statistics
+    outputs: dict[Path | None, str] = {}
+    if gddl is not None:
+        if args.output:
+            for part, file in _gddl_paths(args.output).items():
+                outputs[file] = getattr(gddl, part)
+        else:
+            outputs[None] = gddl.text()
+    elif args.format == "json":
+        outputs[Path(args.output) if args.output else None] = json.dumps({
+            "game": Path(args.game).stem, "statistics": statistics.as_dict(),
+            "rules": [{"head": r.head, "body": list(r.body)} for r in rules.rules],
+        }) + "\n"
+    else:
+        outputs[Path(args.output) if args.output else None] = rules.gdl(args.game)
+    for target, output in outputs.items():
+        if target is None:
+            sys.stdout.write(output)
+            continue
+        try:
+            write_atomically(target, output)
+        except OSError as error:
+            raise CommandError(f"cannot write {target}: {error.strerror}") from None
+    if args.stats:
+        s = statistics
+        extra = f", {gddl.multi_actions} multi-actions" if gddl is not None else ""
+        print(f"{args.game}: {s.fluents} fluents, {s.moves} moves, {s.rules} rules, "
+              f"{s.facts} facts{extra}; {s.seconds * 1e3:.1f} ms, peak memory "
+              f"{s.peak_memory_mb:.0f} MiB", file=sys.stderr)
+    return EXIT_OK
+
+
+def _mutexes(args: argparse.Namespace) -> int:
+    from reasoner.engine.game import Game
+    from reasoner.instantiate.mutexes import mutex_groups
+
+    game = Game.from_gdl(read(args.game), limits=limits(args))
+    report = mutex_groups(game, playouts=args.playouts, seed=args.seed)
+    if args.json:
+        print(json.dumps({
+            "game": Path(args.game).stem, "bits": report.bits, "fluents": report.fluents,
+            "states_checked": report.states_checked,
+            "groups": [{"relation": g.relation, "inputs": list(g.inputs),
+                        "fluents": list(g.fluents), "exactly_one": g.exactly_one,
+                        "bits": g.bits} for g in report.groups],
+        }))
+        return EXIT_OK
+    print(f"{args.game}: {len(report.groups)} mutex groups; a state needs {report.bits} bits "
+          f"instead of {report.fluents} (checked on {report.states_checked} states)")
+    for group in report.groups:
+        if len(group.fluents) > 1:
+            print(f"  {group.bits} bits: {' '.join(group.fluents)}"
+                  + ("" if group.exactly_one else "  (or none)"))
+    return EXIT_OK

@@ -1,0 +1,98 @@
+"""``match``: one match between players, through a reasoner service (started in this
+process unless one is named). The only commands' module that uses the client library."""
+
+from __future__ import annotations
+
+import argparse
+
+from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError, read
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``match``."""
+    p = commands.add_parser("match", help="play one match between players")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--players", required=True,
+                   help="comma-separated player per role, in role order: mcts or random")
+    p.add_argument("--server", metavar="HOST:PORT",
+                   help="a running reasoner service (default: start one in this process)")
+    p.add_argument("--playouts", type=int, default=100, help="MCTS iterations per move")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=int, default=1000,
+                   help="joint moves after which the match stops unfinished")
+    p.add_argument("--connect-timeout", type=float, default=5.0,
+                   help="seconds to wait for --server to answer")
+    p.set_defaults(run=_match)
+
+
+def _match(args: argparse.Namespace) -> int:
+    import os
+    import random
+
+    # gRPC's core logs transport events at info level (a GOAWAY when the embedded server
+    # stops before a closed channel's connection is gone); only its errors belong on our
+    # stderr. Set before grpc is first imported; the user's own setting wins.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    import grpc
+
+    from client import ReasonerClient
+    from client.match import MatchStep, play_match
+    from client.players import MctsPlayer, Player, RandomPlayer
+
+    names = [name.strip() for name in args.players.split(",")]
+    known = ("mcts", "random")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise UsageError(f"unknown player {unknown[0]!r} (known: {', '.join(known)})")
+    if args.playouts < 1:
+        raise UsageError(f"--playouts must be at least 1, got {args.playouts}")
+    text = read(args.game)
+
+    server = None
+    if args.server is None:
+        from reasoner.server.app import create_server
+
+        try:
+            server, port, _ = create_server("127.0.0.1:0", games=None)
+        except OSError as error:
+            raise CommandError(f"cannot start a reasoner service: {error}") from None
+        target = f"127.0.0.1:{port}"
+    else:
+        target = args.server
+    client = ReasonerClient(target)
+    try:
+        if server is None:
+            # A short wait here, so that a wrong address fails fast, not at the deadline.
+            try:
+                with grpc.insecure_channel(target) as probe:
+                    grpc.channel_ready_future(probe).result(timeout=args.connect_timeout)
+            except grpc.FutureTimeoutError:
+                raise CommandError(f"cannot reach a reasoner service at {target}") from None
+        game = client.load_game(text)
+        if len(names) != len(game.roles):
+            raise UsageError(f"{args.game} has {len(game.roles)} roles "
+                             f"({', '.join(game.roles)}) but --players names {len(names)}")
+        players: list[Player] = []
+        for index, name in enumerate(names):
+            # One generator per seat, so that a seat's play does not depend on the others'.
+            rng = random.Random(f"{args.seed}/{index}")
+            players.append(MctsPlayer(rng, playouts=args.playouts) if name == "mcts"
+                           else RandomPlayer(rng))
+
+        def show(step: MatchStep) -> None:
+            moves = ", ".join(f"{role} {move}"
+                              for role, move in zip(game.roles, step.moves, strict=True))
+            print(f"step {step.number}: {moves}", flush=True)
+
+        result = play_match(game, players, max_steps=args.max_steps, on_step=show)
+        goals = ", ".join(f"{role} {'none' if goal is None else goal}"
+                          for role, goal in zip(result.roles, result.goals, strict=True))
+        ending = "" if result.terminal else f" (stopped after {args.max_steps} steps)"
+        print(f"result: {goals} after {result.steps} steps{ending}")
+        return EXIT_OK
+    finally:
+        client.close()
+        if server is not None:
+            server.stop(None)

@@ -1,0 +1,46 @@
+"""``serve``: the gRPC reasoner service."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``serve``."""
+    p = commands.add_parser("serve", help="run the gRPC reasoner service")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=50051, help="0 picks a free port")
+    p.add_argument("--games", default=_bundled_games(),
+                   help="folder of .kif files to preload (default: the bundled games)")
+    p.add_argument("--max-games", type=int, default=64, help="size of the game cache")
+    p.add_argument("--workers", type=int, default=8, help="threads serving requests")
+    p.add_argument("--max-message-mb", type=int, default=16,
+                   help="largest request or response in MiB")
+    p.set_defaults(run=_serve)
+
+
+def _bundled_games() -> str | None:
+    folder = Path(__file__).resolve().parents[2] / "games"
+    return str(folder) if folder.is_dir() else None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from reasoner.server.app import serve
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    games = Path(args.games) if args.games else None
+    if games is not None and not games.is_dir():
+        raise UsageError(f"--games {games} is not a folder")
+    try:
+        serve(args.host, args.port, games=games, max_games=args.max_games,
+              workers=args.workers, max_message_mb=args.max_message_mb)
+    except OSError as error:
+        raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
+    return EXIT_OK

@@ -1,0 +1,63 @@
+"""``sweep``: load and play every game of a folder, or instantiate it, and report each
+file's fate (the sweep itself is in :mod:`reasoner.cli.sweeping`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``sweep``."""
+    p = commands.add_parser("sweep", help="load and play every .kif file under a folder")
+    p.add_argument("folder", nargs="?", default="../shared/corpus")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per file")
+    p.add_argument("--memory", type=int, default=4096, help="MiB per file")
+    p.add_argument("--playouts", type=int, default=3)
+    p.add_argument("--max-steps", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument("--lenient", action="store_true",
+                   help="accept a name used with two arities as two symbols")
+    p.add_argument("--check-timeout", type=float, default=0.0,
+                   help="with --instantiate: seconds for the playout check of each "
+                        "instantiated game (default: --timeout)")
+    p.add_argument("--instantiate", action="store_true",
+                   help="instantiate each file and check that the ground game plays alike")
+    p.set_defaults(run=_sweep)
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from reasoner.cli.progress import count_line
+    from reasoner.cli.sweeping import SweepResult, format_table, summarise, sweep
+    from reasoner.corpus import Fate, game_files
+    from reasoner.engine.limits import Limits
+
+    started = time.monotonic()
+    root = Path(args.folder)
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a folder")
+    paths = game_files(root)
+    fates: list[SweepResult] = []
+    for i, fate in enumerate(sweep(paths, limits=Limits(args.timeout, args.memory),
+                                   playouts=args.playouts, max_steps=args.max_steps,
+                                   seed=args.seed, strict=not args.lenient,
+                                   instantiation=args.instantiate,
+                                   check_limits=Limits(args.check_timeout, args.memory)
+                                   if args.check_timeout else None)):
+        fates.append(fate)
+        if args.json:
+            print(json.dumps(fate.as_dict()), flush=True)
+        else:
+            print(count_line(i + 1, len(paths), time.monotonic() - started,
+                             f"{fate.fate:<12} {fate.path}"), file=sys.stderr, flush=True)
+    if not args.json:
+        print(format_table(fates, root))
+    return EXIT_FAILURE if summarise(fates).get(Fate.FAILED) else EXIT_OK
