@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from reasoner.engine.limits import Limits
 from reasoner.errors import GdlError, ReasonerError, ResourceLimitError
+from reasoner.heuristics.table import names_in_words, parameters_in_words
 
 if TYPE_CHECKING:
     from reasoner.asp.superset import AtomSuperset
@@ -836,11 +837,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME")
     p.add_argument("--role", required=True, help="the role whose view the value takes")
     p.add_argument("--heuristic", required=True, metavar="NAME",
-                   help="hmax, hadd, hff, fjo, extended-ff, fuzzy, feature, mobility, "
-                        "inverse-mobility or novelty")
+                   help=names_in_words())
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a parameter of the heuristic (repeatable), e.g. p=0.8 or "
-                        "world_cost=1")
+                   help="a parameter of the heuristic (repeatable): " + parameters_in_words())
     p.add_argument("--moves", nargs="+", default=[], metavar="JOINT",
                    help="one argument per step: that step's moves as GDL terms in role "
                         "order, e.g. '(mark 1 1) noop' 'noop (mark 2 2)'")

@@ -46,9 +46,9 @@ class GroundingStopped(Exception):
     """Grounding was stopped by a bound: ``bound`` is "size" (more than ``max_rules``
     ground rules) or "time" (past the deadline)."""
 
-    def __init__(self, bound: Bound, max_rules: int) -> None:
+    def __init__(self, bound: Bound, max_rules: float) -> None:
         if bound == "size":
-            message = f"the ground program has more than {max_rules:,} rules"
+            message = f"the ground program has more than {max_rules:,.0f} rules"
         else:
             message = "grounding ran past its deadline"
         super().__init__(message)
@@ -56,10 +56,15 @@ class GroundingStopped(Exception):
         self.max_rules = max_rules
 
 
+class _Stop(Exception):
+    """Ends grounding from inside the observer (clingo raises it again, or an error of its
+    own, from ``ground``); what stopped it is the observer's ``stopped``."""
+
+
 class _Observer(clingo.Observer):
     """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
 
-    def __init__(self, max_rules: int, deadline: float) -> None:
+    def __init__(self, max_rules: float, deadline: float) -> None:
         self.rules: list[RuleRecord] = []
         self.unsupported = ""
         self.stopped: GroundingStopped | None = None
@@ -81,7 +86,19 @@ class _Observer(clingo.Observer):
 
     def _stop(self, bound: Bound) -> None:
         self.stopped = GroundingStopped(bound, self._max_rules)
-        raise self.stopped
+        raise _Stop
+
+
+class _NamingObserver(_Observer):
+    """An observer that also hears of every output atom's symbols (clingo calls
+    ``output_atom`` only on observers that define it: it costs a call per atom)."""
+
+    def __init__(self, max_rules: float, deadline: float) -> None:
+        super().__init__(max_rules, deadline)
+        self.names: dict[int, list[Symbol]] = {}
+
+    def output_atom(self, symbol: Symbol, atom: int) -> None:
+        self.names.setdefault(atom, []).append(symbol)
 
 
 class GroundRules:
@@ -91,6 +108,8 @@ class GroundRules:
         rules: Every ground rule, ``(head atoms, body literals)``, in the grounder's order.
         unsupported: What the program has that a propositional reading cannot hold
             ("choice rules or constraints" or "weight rules", the last one seen), or "".
+        names: Per program atom, the symbols clingo output for it (several when the
+            grounder merged equivalent atoms; atom 0: the facts), when asked for.
     """
 
     def __init__(self, control: clingo.Control, observer: _Observer) -> None:
@@ -98,6 +117,8 @@ class GroundRules:
         self._atoms = control.symbolic_atoms
         self.rules: list[RuleRecord] = observer.rules
         self.unsupported: str = observer.unsupported
+        self.names: dict[int, list[Symbol]] = (
+            observer.names if isinstance(observer, _NamingObserver) else {})
 
     def literal(self, symbol: Symbol) -> int:
         """The program atom of ``symbol``; :data:`FACT` or :data:`ABSENT` when the grounder
@@ -128,28 +149,31 @@ class GroundRules:
         return len(self._atoms)
 
 
-def ground_rules(program: str, *, max_rules: int,
-                 deadline: float | None = None) -> GroundRules:
+def ground_rules(program: str, *, max_rules: int | None = None,
+                 deadline: float | None = None, names: bool = False) -> GroundRules:
     """Ground ``program`` (one ``base`` part) and record its rules.
 
     Args:
-        max_rules: Stop once the ground program has more rules than this.
+        max_rules: Stop once the ground program has more rules than this; None: no bound.
         deadline: A :func:`time.perf_counter` time to stop at (checked every 4,096 rules);
             None: no deadline.
+        names: Record every output atom's symbols (:attr:`GroundRules.names`).
 
     Raises:
         GroundingStopped: a bound was hit.
         RuntimeError: clingo refused the program.
     """
-    observer = _Observer(max_rules, math.inf if deadline is None else deadline)
+    observer = (_NamingObserver if names else _Observer)(
+        math.inf if max_rules is None else max_rules,
+        math.inf if deadline is None else deadline)
     control = new_control()
     control.register_observer(observer)
     control.add("base", [], program)
     try:
         control.ground([("base", [])])
-    except (RuntimeError, GroundingStopped):
-        # clingo reports an exception raised in the observer as a RuntimeError of its
-        # own; whether a bound stopped grounding is the observer's to say.
+    except (RuntimeError, _Stop):
+        # Whether a bound stopped grounding is the observer's to say, not the exception's
+        # (clingo re-raises what the observer raised, or reports a RuntimeError).
         if observer.stopped is not None:
             raise observer.stopped from None
         raise
