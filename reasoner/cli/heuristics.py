@@ -23,6 +23,7 @@ from reasoner.cli.common import (
     read,
 )
 from reasoner.errors import ReasonerError
+from reasoner.heuristics.table import names_in_words, parameters_in_words
 
 if TYPE_CHECKING:
     from reasoner.engine.game import Game
@@ -41,11 +42,9 @@ def register(commands: Commands) -> None:
     p.add_argument("game", metavar="GAME")
     p.add_argument("--role", required=True, help="the role whose view the value takes")
     p.add_argument("--heuristic", required=True, metavar="NAME",
-                   help="hmax, hadd, hff, fjo, extended-ff, fuzzy, feature, mobility, "
-                        "inverse-mobility or novelty")
+                   help=names_in_words())
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a parameter of the heuristic (repeatable), e.g. p=0.8 or "
-                        "world_cost=1")
+                   help="a parameter of the heuristic (repeatable): " + parameters_in_words())
     p.add_argument("--moves", nargs="+", default=[], metavar="JOINT",
                    help="one argument per step: that step's moves as GDL terms in role "
                         "order, e.g. '(mark 1 1) noop' 'noop (mark 2 2)'")

@@ -4,11 +4,12 @@ need no game knowledge of their own.
 * :mod:`~reasoner.heuristics.relaxed`: the game as a delete-relaxed planning task;
   :mod:`~reasoner.heuristics.planning`: h_max, h_add, h_FF with its plan, extended FF;
   :mod:`~reasoner.heuristics.distances`: goal distances of states and f_JO;
-* :mod:`~reasoner.heuristics.fuzzy`: fuzzy goal evaluation;
+* :mod:`~reasoner.heuristics.fuzzy`: fuzzy goal evaluation (a package, by concept);
 * :mod:`~reasoner.heuristics.structures`, :mod:`~reasoner.heuristics.features`,
   :mod:`~reasoner.heuristics.mobility`, :mod:`~reasoner.heuristics.analysis`: structures,
   Kuhlmann features, mobility and novelty;
-* :mod:`~reasoner.heuristics.catalogue`: the heuristics by name, their parameters, and
-  batched evaluation per game (what the ``Evaluate`` rpc and ``gdl-reasoner evaluate``
-  call).
+* :mod:`~reasoner.heuristics.table`: the heuristics by name, one entry each: typed
+  parameters with their checks, and the builder (adding a heuristic is adding an entry);
+* :mod:`~reasoner.heuristics.catalogue`: batched evaluation per game with the table's
+  builders (what the ``Evaluate`` rpc and ``gdl-reasoner evaluate`` call).
 """

@@ -1,8 +1,9 @@
 """A propositional network compiled out of clingo's ground program.
 
 The game program is grounded over the relaxed superset with ``true`` and ``does`` external,
-exactly as the clingo engine grounds it, and clingo's ground-program observer hands over
-every ground rule. Those rules become a network of *signals*:
+exactly as the clingo engine grounds it, and the ground-program reader
+(:mod:`reasoner.asp.ground_rules`) hands over every ground rule. Those rules become a
+network of *signals*:
 
 * inputs: one signal per fluent of the fluent table (``true``) and per move of the move
   table (``does``), in the clingo engine's order, so states and move ids mean the same on
@@ -25,10 +26,15 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import clingo
-
 from reasoner.asp.encoding import constant_text
-from reasoner.asp.superset import Superset, new_control
+from reasoner.asp.ground_rules import (
+    ABSENT,
+    FACT,
+    GroundingStopped,
+    ground_rules,
+    number,
+)
+from reasoner.asp.superset import Superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
 from reasoner.errors import GdlValidationError, ResourceLimitError
@@ -37,9 +43,10 @@ from reasoner.gdl.components import strongly_connected_components
 __all__ = ["FALSE", "TRUE", "Body", "FoldedRules", "Network", "NetworkBounds", "NetworkSize",
            "build_network", "fold_rules"]
 
-# Constant signals: outputs that the folding decided.
-TRUE = -1
-FALSE = -2
+# Constant signals: outputs that the folding decided (the same numbers the ground-program
+# reader gives an atom the grounder decided).
+TRUE = FACT
+FALSE = ABSENT
 
 
 @dataclass(frozen=True)
@@ -108,38 +115,6 @@ class Network:
         return self.inputs + node
 
 
-class _Recorder(clingo.Observer):
-    """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
-
-    def __init__(self, max_rules: int, deadline: float) -> None:
-        self.rules: list[tuple[Sequence[int], Sequence[int]]] = []
-        self.refusal = ""
-        self.refused: _Refused | None = None  # why it stopped the grounding, if it did
-        self._max_rules = max_rules
-        self._deadline = deadline
-
-    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
-        if choice or not head:
-            self.refusal = "the ground program has choice rules or constraints"
-        self.rules.append((head, body))
-        if len(self.rules) > self._max_rules:
-            self.refused = _Refused(f"the ground program has more than {self._max_rules:,} "
-                                    "rules")
-            raise self.refused
-        if len(self.rules) & 0xFFF == 0 and time.perf_counter() > self._deadline:
-            self.refused = _Refused("grounding the network's program took too long")
-            raise self.refused
-
-    def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
-                    body: Sequence[tuple[int, int]]) -> None:
-        self.refusal = "the ground program has weight rules"
-
-
-
-class _Refused(Exception):
-    pass
-
-
 def build_network(translation: Translation, superset: Superset, roles: Sequence[str],
                   bounds: NetworkBounds | None = None) -> Network:
     """Ground the game program over the superset and compile it into a network.
@@ -159,55 +134,37 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     fluents = superset.fluents
     externals = [f"#external true({f})." for f in fluents]
     externals += [f"#external does({r},{m})." for _, r, m in moves]
-    recorder = _Recorder(bounds.rules, deadline)
-    ctl = new_control()
-    ctl.register_observer(recorder)
-    ctl.add("base", [], translation.game_program + "\n".join(externals) + "\n")
     try:
-        ctl.ground([("base", [])])
-    except RuntimeError:
-        # clingo reports an exception raised in the observer as a RuntimeError of its own.
-        if recorder.refused is not None:
-            raise _resource(str(recorder.refused)) from None
-        raise
-    except _Refused as error:
-        raise _resource(str(error)) from None
-    if recorder.refusal:
-        raise ResourceLimitError(f"no network: {recorder.refusal}", bound="size")
+        ground = ground_rules(translation.game_program + "\n".join(externals) + "\n",
+                              max_rules=bounds.rules, deadline=deadline)
+    except GroundingStopped as stopped:
+        reason = (str(stopped) if stopped.bound == "size"
+                  else "grounding the network's program took too long")
+        raise ResourceLimitError(f"no network: {reason}", bound=stopped.bound) from None
+    if ground.unsupported:
+        raise ResourceLimitError(f"no network: the ground program has {ground.unsupported}",
+                                 bound="size")
     _check_time(start, deadline, bounds)
-
-    # Program atoms by symbol come from the symbolic atoms (the observer's atom ids are
-    # the same numbers): asking for the few output symbols is far cheaper than hearing of
-    # every atom the grounder makes.
-    atoms = ctl.symbolic_atoms
-
-    def atom_of(symbol: clingo.Symbol) -> int:
-        found = atoms[symbol]
-        if found is None:
-            return FALSE
-        return TRUE if found.is_fact else found.literal
 
     # Signals: the inputs first, in the engine's table order.
     atom_signal: dict[int, int] = {}
-    inputs = [clingo.Function("true", [f]) for f in fluents]
-    inputs += [clingo.Function("does", [r, m]) for _, r, m in moves]
-    for index, symbol in enumerate(inputs):
-        atom = atom_of(symbol)
+    inputs = [ground.atom("true", f) for f in fluents]
+    inputs += [ground.atom("does", r, m) for _, r, m in moves]
+    for index, atom in enumerate(inputs):
         if atom > 0:
             atom_signal[atom] = index
     goal_symbols: list[tuple[int, int, int]] = []  # role, value, atom
-    for found in atoms.by_signature("goal", 2):
-        role_term, value_term = found.symbol.arguments
-        if value_term.type != clingo.SymbolType.Number or not 0 <= value_term.number <= 100:
+    for (role_term, value_term), atom in ground.atoms("goal", 2):
+        value = number(value_term)
+        if value is None or not 0 <= value <= 100:
             raise GdlValidationError(
                 f"goal value {symbol_to_gdl(value_term)} of role {symbol_to_gdl(role_term)} "
                 "is not an integer in 0..100")
         role_number = role_index.get(str(role_term))
         if role_number is not None:
-            goal_symbols.append((role_number, value_term.number,
-                                 TRUE if found.is_fact else found.literal))
+            goal_symbols.append((role_number, value, atom))
 
-    folded = fold_rules(recorder.rules, atom_signal, lambda: _check_time(start, deadline, bounds))
+    folded = fold_rules(ground.rules, atom_signal, lambda: _check_time(start, deadline, bounds))
 
     def output(atom: int) -> int:
         """An output's atom after folding, or a constant."""
@@ -217,10 +174,10 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
             return folded.constant[atom]
         return atom if atom in folded.bodies or atom in atom_signal else FALSE
 
-    legal_atoms = [output(atom_of(clingo.Function("legal", [r, m]))) for _, r, m in moves]
-    next_atoms = [output(atom_of(clingo.Function("next", [f]))) for f in fluents]
-    init_atoms = [output(atom_of(clingo.Function("init", [f]))) for f in fluents]
-    terminal_atom = output(atom_of(clingo.Function("terminal")))
+    legal_atoms = [output(ground.atom("legal", r, m)) for _, r, m in moves]
+    next_atoms = [output(ground.atom("next", f)) for f in fluents]
+    init_atoms = [output(ground.atom("init", f)) for f in fluents]
+    terminal_atom = output(ground.atom("terminal"))
     goal_atoms: list[list[tuple[int, int]]] = [[] for _ in roles]
     for role_number, value_number, atom in goal_symbols:
         goal_atoms[role_number].append((value_number, output(atom)))
@@ -288,7 +245,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     component = strongly_connected_components(graph)
     for node, negated in negative_edges:
         if component[node] == component[negated]:
-            names = {found.literal: str(found.symbol) for found in atoms}
+            names = ground.atom_texts()
             head, other = (names.get(order[x], "an auxiliary atom") for x in (node, negated))
             raise GdlValidationError(
                 "the rules are not stratified: negation through recursion between ground "
@@ -315,7 +272,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         legal=tuple(map(signal, legal_atoms)), next=tuple(map(signal, next_atoms)),
         init=tuple(map(signal, init_atoms)), terminal=signal(terminal_atom),
         goals=tuple(tuple(sorted((v, signal(a)) for v, a in per)) for per in goal_atoms),
-        size=size, ground_atoms=len(ctl.symbolic_atoms),
+        size=size, ground_atoms=ground.atom_count,
     )
 
 
@@ -389,9 +346,4 @@ def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
     if time.perf_counter() > deadline:
         raise ResourceLimitError(
             f"no network: building it exceeded {bounds.seconds:g} s", bound="time")
-
-
-def _resource(reason: str) -> ResourceLimitError:
-    bound = "time" if "long" in reason else "size"
-    return ResourceLimitError(f"no network: {reason}", bound=bound)
 

@@ -1,0 +1,197 @@
+"""clingo's ground program, read rule by rule: the one ground-program observer.
+
+A program is grounded with an observer that records every ground rule as clingo hands it
+over: ``(head, body)``, the head a sequence of program atoms (positive integers), the body a
+sequence of program literals (an atom, or its negation as a negative integer). What a
+propositional reading cannot hold (choice rules, integrity constraints, weight rules) is
+noted, not refused: the caller decides. Grounding stops once it has made more rules than
+allowed, or once it runs past a deadline; the stop is a :class:`GroundingStopped` that says
+which bound it was (decided on the observer's data, not on clingo's message).
+
+Atoms are found by symbol afterwards (:meth:`GroundRules.atom`), from clingo's symbolic
+atoms: the observer's atom numbers are the same, and asking for the few symbols a caller
+needs is far cheaper than hearing of every atom the grounder makes.
+
+The propositional network (:mod:`reasoner.propnet.network`) and the fuzzy evaluation's own
+grounding of goal and terminal (:mod:`reasoner.heuristics.fuzzy.orders`) read ground
+programs through this module; neither talks to clingo itself.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator, Sequence
+from typing import Literal, TypeAlias
+
+import clingo
+
+from reasoner.asp.superset import new_control
+
+__all__ = ["ABSENT", "FACT", "GroundRules", "GroundingStopped", "Symbol", "function",
+           "ground_rules", "number", "parse_symbol"]
+
+Symbol: TypeAlias = clingo.Symbol
+
+# What :meth:`GroundRules.literal` gives for an atom the grounder decided: a fact, or an
+# atom it never derived (no rule can make it true). Every other atom is a positive number.
+FACT = -1
+ABSENT = -2
+
+Bound = Literal["size", "time"]
+RuleRecord: TypeAlias = tuple[Sequence[int], Sequence[int]]
+
+
+class GroundingStopped(Exception):
+    """Grounding was stopped by a bound: ``bound`` is "size" (more than ``max_rules``
+    ground rules) or "time" (past the deadline)."""
+
+    def __init__(self, bound: Bound, max_rules: float) -> None:
+        if bound == "size":
+            message = f"the ground program has more than {max_rules:,.0f} rules"
+        else:
+            message = "grounding ran past its deadline"
+        super().__init__(message)
+        self.bound: Bound = bound
+        self.max_rules = max_rules
+
+
+class _Stop(Exception):
+    """Ends grounding from inside the observer (clingo raises it again, or an error of its
+    own, from ``ground``); what stopped it is the observer's ``stopped``."""
+
+
+class _Observer(clingo.Observer):
+    """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
+
+    def __init__(self, max_rules: float, deadline: float) -> None:
+        self.rules: list[RuleRecord] = []
+        self.unsupported = ""
+        self.stopped: GroundingStopped | None = None
+        self._max_rules = max_rules
+        self._deadline = deadline
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        if choice or not head:
+            self.unsupported = "choice rules or constraints"
+        self.rules.append((head, body))
+        if len(self.rules) > self._max_rules:
+            self._stop("size")
+        if len(self.rules) & 0xFFF == 0 and time.perf_counter() > self._deadline:
+            self._stop("time")
+
+    def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
+                    body: Sequence[tuple[int, int]]) -> None:
+        self.unsupported = "weight rules"
+
+    def _stop(self, bound: Bound) -> None:
+        self.stopped = GroundingStopped(bound, self._max_rules)
+        raise _Stop
+
+
+class _NamingObserver(_Observer):
+    """An observer that also hears of every output atom's symbols (clingo calls
+    ``output_atom`` only on observers that define it: it costs a call per atom)."""
+
+    def __init__(self, max_rules: float, deadline: float) -> None:
+        super().__init__(max_rules, deadline)
+        self.names: dict[int, list[Symbol]] = {}
+
+    def output_atom(self, symbol: Symbol, atom: int) -> None:
+        self.names.setdefault(atom, []).append(symbol)
+
+
+class GroundRules:
+    """A grounded program: its rules as the observer recorded them, and its atoms by symbol.
+
+    Attributes:
+        rules: Every ground rule, ``(head atoms, body literals)``, in the grounder's order.
+        unsupported: What the program has that a propositional reading cannot hold
+            ("choice rules or constraints" or "weight rules", the last one seen), or "".
+        names: Per program atom, the symbols clingo output for it (several when the
+            grounder merged equivalent atoms; atom 0: the facts), when asked for.
+    """
+
+    def __init__(self, control: clingo.Control, observer: _Observer) -> None:
+        self._control = control  # its symbolic atoms live as long as it does
+        self._atoms = control.symbolic_atoms
+        self.rules: list[RuleRecord] = observer.rules
+        self.unsupported: str = observer.unsupported
+        self.names: dict[int, list[Symbol]] = (
+            observer.names if isinstance(observer, _NamingObserver) else {})
+
+    def literal(self, symbol: Symbol) -> int:
+        """The program atom of ``symbol``; :data:`FACT` or :data:`ABSENT` when the grounder
+        decided it."""
+        found = self._atoms[symbol]
+        if found is None:
+            return ABSENT
+        return FACT if found.is_fact else int(found.literal)
+
+    def atom(self, name: str, *arguments: Symbol) -> int:
+        """:meth:`literal` of the atom ``name(arguments)``."""
+        return self.literal(clingo.Function(name, arguments))
+
+    def atoms(self, name: str, arity: int) -> Iterator[tuple[tuple[Symbol, ...], int]]:
+        """The atoms of relation ``name/arity`` the grounder kept: their arguments and
+        program atom (:data:`FACT` for a fact)."""
+        for found in self._atoms.by_signature(name, arity):
+            yield (tuple(found.symbol.arguments),
+                   FACT if found.is_fact else int(found.literal))
+
+    def atom_texts(self) -> dict[int, str]:
+        """Every program atom's symbol as clingo writes it (for messages)."""
+        return {int(found.literal): str(found.symbol) for found in self._atoms}
+
+    @property
+    def atom_count(self) -> int:
+        """How many atoms the grounder made."""
+        return len(self._atoms)
+
+
+def ground_rules(program: str, *, max_rules: int | None = None,
+                 deadline: float | None = None, names: bool = False) -> GroundRules:
+    """Ground ``program`` (one ``base`` part) and record its rules.
+
+    Args:
+        max_rules: Stop once the ground program has more rules than this; None: no bound.
+        deadline: A :func:`time.perf_counter` time to stop at (checked every 4,096 rules);
+            None: no deadline.
+        names: Record every output atom's symbols (:attr:`GroundRules.names`).
+
+    Raises:
+        GroundingStopped: a bound was hit.
+        RuntimeError: clingo refused the program.
+    """
+    observer = (_NamingObserver if names else _Observer)(
+        math.inf if max_rules is None else max_rules,
+        math.inf if deadline is None else deadline)
+    control = new_control()
+    control.register_observer(observer)
+    control.add("base", [], program)
+    try:
+        control.ground([("base", [])])
+    except (RuntimeError, _Stop):
+        # Whether a bound stopped grounding is the observer's to say, not the exception's
+        # (clingo re-raises what the observer raised, or reports a RuntimeError).
+        if observer.stopped is not None:
+            raise observer.stopped from None
+        raise
+    return GroundRules(control, observer)
+
+
+def function(name: str, arguments: Sequence[Symbol] = ()) -> Symbol:
+    """The symbol ``name(arguments)``."""
+    return clingo.Function(name, list(arguments))
+
+
+def parse_symbol(text: str) -> Symbol:
+    """The symbol of a ground term in ASP syntax, e.g. ``cell(1,1,b)``."""
+    return clingo.parse_term(text)
+
+
+def number(symbol: Symbol) -> int | None:
+    """The integer a symbol is, or None for any other symbol."""
+    if symbol.type == clingo.SymbolType.Number:
+        return int(symbol.number)
+    return None
