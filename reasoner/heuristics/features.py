@@ -41,7 +41,7 @@ thus lies in [R- + 1, R+ - 1]: a real win beats it and a real loss is worse.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Literal
@@ -369,8 +369,3 @@ def quantity_features(table: FluentTable, quantity: Quantity) -> list[Feature]:
             function=quantity.function, scale=float(span),
             groups=(group,), masks=(_mask(group),)))
     return features
-
-
-def features_by_name(features: Iterable[Feature]) -> dict[str, Feature]:
-    """The features keyed by their names."""
-    return {f.name: f for f in features}

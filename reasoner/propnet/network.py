@@ -111,9 +111,6 @@ class Network:
     def inputs(self) -> int:
         return len(self.fluent_texts) + len(self.move_texts)
 
-    def node_signal(self, node: int) -> int:
-        return self.inputs + node
-
 
 def build_network(translation: Translation, superset: Superset, roles: Sequence[str],
                   bounds: NetworkBounds | None = None) -> Network:

@@ -102,10 +102,6 @@ class FuzzyEvaluator:
     def _values(self, bits: int) -> tuple[float, ...]:
         return self._evaluate(bits, self._low(bits))
 
-    def terminal_value(self, state: State) -> float:
-        """eval(terminal, s)."""
-        return self._values(state.bits)[self._terminal_slot]
-
     def goal_value(self, state: State, role: str, goal_value: int) -> float:
         """eval(goal(role, goal_value), s); 0 for a goal value the role never gets."""
         for value, slot in self._goal_slots[self._role(role)]:
