@@ -12,7 +12,7 @@ import pytest
 
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
 from reasoner.errors import ReasonerError
-from reasoner.heuristics.benchmark import check_file_heuristics
+from reasoner.heuristics.survey import check_file_heuristics
 from tests.test_crosscheck import _pool
 
 FULL = os.environ.get("GDL_CORPUS_FULL") == "1"
