@@ -2,7 +2,7 @@
 
 >>> result = play_match(game, [MctsPlayer(random.Random(1)),          # doctest: +SKIP
 ...                            RandomPlayer(random.Random(2))])
->>> result.goals
+>>> result.goals                                                    # doctest: +SKIP
 (100, 0)
 """
 
