@@ -267,6 +267,7 @@ def test_bounded_load_of_a_small_game_works() -> None:
     assert game.roles == ("you",)
 
 
+@pytest.mark.corpus
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus is not beside the project")
 def test_corpus_tictactoe_matches_the_bundled_one() -> None:
     """ggp.org's tic-tac-toe and ours agree on the first moves' successor sizes."""
