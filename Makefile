@@ -1,10 +1,10 @@
-# The two commands a newcomer needs: `make serve` and `make test`.
+# The two commands a newcomer needs: `make serve` and `make test` (`make test-fast` while editing).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install prolog test lint typecheck sweep bench bench-heuristics serve proto clean
+.PHONY: install prolog test test-fast lint typecheck sweep bench bench-heuristics serve proto clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,17 +21,25 @@ prolog:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq swi-prolog-nox >/dev/null; }
 
-## Run the whole suite: lint, type check, tests (the corpus sweep runs a seeded sample).
+## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
+## sweeps run a seeded sample).
 test: $(STAMP) prolog
 	$(BIN)/ruff check reasoner client tests
-	$(BIN)/mypy reasoner client
+	$(BIN)/mypy reasoner client tests
 	$(BIN)/pytest -q
+
+## The edit loop's tier: lint, type check and every test but the corpus ones (and any marked
+## slow), in under two minutes. `make test` still runs everything.
+test-fast: $(STAMP) prolog
+	$(BIN)/ruff check reasoner client tests
+	$(BIN)/mypy reasoner client tests
+	$(BIN)/pytest -q -m "not corpus and not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check reasoner client tests
 
 typecheck: $(STAMP)
-	$(BIN)/mypy reasoner client
+	$(BIN)/mypy reasoner client tests
 
 ## The whole corpus sweep (every file of ../shared/corpus), on demand.
 sweep: $(STAMP)

@@ -4,7 +4,7 @@ sees both through :class:`client.game_view.GameView`.
 
 >>> result = play_match(game, [MctsPlayer(random.Random(1)),          # doctest: +SKIP
 ...                            RandomPlayer(random.Random(2))])
->>> result.goals
+>>> result.goals                                                    # doctest: +SKIP
 (100, 0)
 """
 

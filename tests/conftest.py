@@ -1,7 +1,17 @@
-"""Shared fixtures: the bundled games and the public corpus beside the project."""
+"""Shared fixtures: the bundled games and the public corpus beside the project.
+
+Test tiers: every test that reads ../shared/corpus carries the ``corpus`` mark, the ones
+asking for the ``corpus`` fixture automatically (:func:`pytest_collection_modifyitems`), the
+others explicitly. ``make test-fast`` runs ``-m "not corpus and not slow"``; ``make test``
+runs everything. A test that opens a corpus file without the mark fails, naming the file, so
+the fast tier cannot quietly start depending on the corpus.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -22,6 +32,16 @@ def corpus() -> Path:
     return CORPUS
 
 
+def corpus_params(names: list[str]) -> list[object]:
+    """``pytest.param`` per corpus file (relative path), each with that path as its id; one
+    visibly skipped parameter when the corpus is absent (collection never fails on it)."""
+    if not CORPUS.is_dir():
+        return [pytest.param(None, id="absent",
+                             marks=pytest.mark.skip(reason=f"the public GDL corpus is not at "
+                                                           f"{CORPUS}"))]
+    return [pytest.param(name, id=name) for name in names]
+
+
 _loaded: dict[str, Game] = {}
 
 
@@ -30,3 +50,57 @@ def bundled(name: str) -> Game:
     if name not in _loaded:
         _loaded[name] = Game.from_file(GAMES / f"{name}.kif")
     return _loaded[name]
+
+
+# -- the corpus mark -------------------------------------------------------------------------
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that ask for the ``corpus`` fixture are corpus tests."""
+    for item in items:
+        if "corpus" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.corpus)
+
+
+_CORPUS_PREFIX = str(CORPUS) + os.sep
+_watching: list[bool] = []  # non-empty while an unmarked test's setup or call runs
+_corpus_reads: list[str] = []
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    """Note files and folders of the corpus opened or listed while ``_watching``."""
+    if not _watching or event not in ("open", "os.listdir", "os.scandir") or not args:
+        return
+    target = args[0]
+    if isinstance(target, (str, os.PathLike)):
+        path = os.path.abspath(os.fspath(target))
+        if isinstance(path, str) and (path + os.sep).startswith(_CORPUS_PREFIX):
+            _corpus_reads.append(path)
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    _corpus_reads.clear()
+    if item.get_closest_marker("corpus") is None:
+        _watching.append(True)
+    try:
+        return (yield)
+    finally:
+        _watching.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    if item.get_closest_marker("corpus") is None:
+        _watching.append(True)
+    try:
+        result = yield
+    finally:
+        _watching.clear()
+    if _corpus_reads:
+        pytest.fail(f"{item.nodeid} reads the corpus ({_corpus_reads[0]}) but is not marked "
+                    "corpus: add @pytest.mark.corpus or use the corpus fixture", pytrace=False)
+    return result

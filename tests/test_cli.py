@@ -127,7 +127,7 @@ def test_translate_prints_a_program_clingo_grounds(tmp_path: Path) -> None:
     control.add("base", [], result.stdout + "true(F) :- init(F).\n#show legal/2.\n")
     control.ground([("base", [])])
     models: list[list[clingo.Symbol]] = []
-    control.solve(on_model=lambda model: models.append(model.symbols(shown=True)))
+    control.solve(on_model=lambda model: models.append(list(model.symbols(shown=True))))
     assert len(models) == 1
     legal = {str(symbol) for symbol in models[0]}
     assert legal == {f"legal(xplayer,mark({x},{y}))" for x in (1, 2, 3) for y in (1, 2, 3)} | {

@@ -2,7 +2,9 @@
 stated reason.
 
 CI runs a fixed, seeded sample (plus the files whose fate is special); ``make sweep``
-(GDL_CORPUS_FULL=1) runs every file. The table of every file's fate is printed either way.
+(GDL_CORPUS_FULL=1) runs every file. Each file is its own test (its id is the file's path in
+the corpus), so one failing file hides no other; the table of every file's fate is printed
+after them either way.
 A crash (fate ``failed``) always fails the test; so does any rejection or defect that is not
 explained below, and, in the whole sweep, a resource limit that is not listed below.
 """
@@ -10,15 +12,16 @@ explained below, and, in the whole sweep, a resource limit that is not listed be
 from __future__ import annotations
 
 import csv
+import functools
 import os
 import random
 from pathlib import Path
 
 import pytest
 
-from reasoner.cli.sweeping import SweepResult as Fate
-from reasoner.cli.sweeping import format_table, sweep
+from reasoner.cli.sweeping import SweepResult, format_table, sweep
 from reasoner.engine.limits import Limits
+from tests.conftest import CORPUS, corpus_params
 
 pytestmark = pytest.mark.corpus
 
@@ -140,7 +143,7 @@ def _selection(corpus: Path) -> list[Path]:
     return [corpus / name for name in chosen if (corpus / name).exists()]
 
 
-def _unexplained(fate: Fate, name: str, gdl2: set[str]) -> str | None:
+def _unexplained(fate: SweepResult, name: str, gdl2: set[str]) -> str | None:
     if fate.fate == "loaded":
         return None
     if fate.fate == "rejected":
@@ -159,31 +162,63 @@ def _unexplained(fate: Fate, name: str, gdl2: set[str]) -> str | None:
     return "crash"
 
 
-def test_corpus_sweep(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Every selected corpus file loads and plays seeded random playouts, or has a stated fate."""
-    gdl2 = _gdl2(corpus)
-    paths = _selection(corpus)
-    fates = list(sweep(paths, limits=Limits(seconds=60 if FULL else 30, memory_mb=4096),
-                       playouts=3, max_steps=200, seed=0))
+def _names(select: bool = False) -> list[str]:
+    """The selected files' paths in the corpus, computed at collection (none without the
+    corpus); with ``select``, the instantiation sample (every twelfth or so in CI)."""
+    if not CORPUS.is_dir():
+        return []
+    names = [str(path.relative_to(CORPUS)) for path in _selection(CORPUS)]
+    return names[:: max(1, len(names) // 12)] if select and not FULL else names
+
+
+SWEPT = _names()
+INSTANTIATED = _names(select=True)
+
+
+@functools.cache
+def _gdl2_names() -> frozenset[str]:
+    return frozenset(_gdl2(CORPUS))
+
+
+@functools.cache
+def _fate(name: str) -> SweepResult:
+    """One file's fate in the sweep (computed once, shared with the table)."""
+    (fate,) = sweep([CORPUS / name], limits=Limits(seconds=60 if FULL else 30, memory_mb=4096),
+                    playouts=3, max_steps=200, seed=0)
+    return fate
+
+
+@functools.cache
+def _instantiated_fate(name: str) -> SweepResult:
+    """One file's fate when instantiated and checked against its source (computed once)."""
+    (fate,) = sweep([CORPUS / name], limits=Limits(seconds=60 if FULL else 30, memory_mb=4096),
+                    playouts=2, max_steps=100, seed=0, instantiation=True)
+    return fate
+
+
+@pytest.mark.parametrize("name", corpus_params(SWEPT))
+def test_corpus_sweep(corpus: Path, name: str) -> None:
+    """The corpus file loads and plays seeded random playouts, or has a stated fate."""
+    fate = _fate(name)
+    why = _unexplained(fate, name, set(_gdl2_names()))
+    assert not why, f"{name}: {why}: {fate.fate}: {fate.reason}"
+
+
+def test_corpus_sweep_table(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The table of every selected file's fate (from the tests above; a file whose test
+    did not run is swept here), printed in CI's log and the whole sweep's."""
+    fates = [_fate(name) for name in SWEPT]
     with capsys.disabled():
         print("\n" + format_table(fates, corpus))
-    problems = []
-    for fate in fates:
-        name = str(Path(fate.path).relative_to(corpus))
-        why = _unexplained(fate, name, gdl2)
-        if why:
-            problems.append(f"{name}: {why}: {fate.fate}: {fate.reason}")
-    assert not problems, "\n".join(problems)
+    assert len(fates) == len(SWEPT)
 
 
-def test_expected_rejections_are_still_rejected(corpus: Path) -> None:
+@pytest.mark.parametrize("name", corpus_params(sorted(EXPECTED_REJECTIONS)))
+def test_expected_rejections_are_still_rejected(corpus: Path, name: str) -> None:
     """Each file listed as invalid is still rejected with its reason (the list is not stale)."""
-    fates = list(sweep([corpus / name for name in EXPECTED_REJECTIONS],
-                       limits=Limits(seconds=30, memory_mb=4096), playouts=1))
-    for fate in fates:
-        name = str(Path(fate.path).relative_to(corpus))
-        assert fate.fate == "rejected", f"{name}: {fate.fate}"
-        assert EXPECTED_REJECTIONS[name] in fate.reason
+    (fate,) = sweep([corpus / name], limits=Limits(seconds=30, memory_mb=4096), playouts=1)
+    assert fate.fate == "rejected", f"{name}: {fate.fate}"
+    assert EXPECTED_REJECTIONS[name] in fate.reason
 
 
 def test_lenient_reading_loads_kono(corpus: Path) -> None:
@@ -192,23 +227,20 @@ def test_lenient_reading_loads_kono(corpus: Path) -> None:
     assert fate.fate == "loaded", fate.reason
 
 
-def test_corpus_instantiation_sample(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Corpus files whose instantiation finishes give ground games that play exactly like
-    them (a seeded sample in CI; every file with GDL_CORPUS_FULL=1)."""
-    gdl2 = _gdl2(corpus)
-    paths = _selection(corpus)
-    if not FULL:
-        paths = paths[:: max(1, len(paths) // 12)]
-    fates = list(sweep(paths, limits=Limits(seconds=60 if FULL else 30, memory_mb=4096),
-                       playouts=2, max_steps=100, seed=0, instantiation=True))
+@pytest.mark.parametrize("name", corpus_params(INSTANTIATED))
+def test_corpus_instantiation_sample(corpus: Path, name: str) -> None:
+    """The corpus file, if its instantiation finishes, gives a ground game that plays
+    exactly like it (a seeded sample in CI; every file with GDL_CORPUS_FULL=1)."""
+    fate = _instantiated_fate(name)
+    if fate.fate == "instantiated":
+        return
+    why = _unexplained(fate, name, set(_gdl2_names()))
+    assert not why, f"{name}: {why}: {fate.fate}: {fate.reason}"
+
+
+def test_corpus_instantiation_table(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The table of every instantiated file's fate (from the tests above)."""
+    fates = [_instantiated_fate(name) for name in INSTANTIATED]
     with capsys.disabled():
         print("\n" + format_table(fates, corpus))
-    problems = []
-    for fate in fates:
-        name = str(Path(fate.path).relative_to(corpus))
-        if fate.fate == "instantiated":
-            continue
-        why = _unexplained(fate, name, gdl2)
-        if why:
-            problems.append(f"{name}: {why}: {fate.fate}: {fate.reason}")
-    assert not problems, "\n".join(problems)
+    assert len(fates) == len(INSTANTIATED)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import subprocess
@@ -12,10 +13,10 @@ import pytest
 
 from reasoner import Game
 from reasoner.crosscheck import EngineSide, TraceError, compare_sides, compare_trace, read_trace
-from reasoner.crosscheck.run import crosscheck_folder, crosscheck_game
+from reasoner.crosscheck.run import Outcome, crosscheck_folder, crosscheck_game, format_summary
 from reasoner.engine.limits import Limits
 from reasoner.reference import ReferenceSolver
-from tests.conftest import BUNDLED, CORPUS, GAMES, ROOT
+from tests.conftest import BUNDLED, CORPUS, GAMES, ROOT, corpus_params
 
 TICTACTOE = (GAMES / "tictactoe.kif").read_text()
 # The second frame rule of a blank cell with its distinct flipped: a wrong engine.
@@ -148,8 +149,10 @@ def test_a_looping_reference_is_reported_not_hung() -> None:
     looping = ("(role r) (init (n 0)) (<= (num 0)) (<= (num (s ?x)) (num ?x)) "
                "(<= (legal r go) (true (n ?x)) (num ?y) (distinct ?y ?x)) "
                "(<= (next (n ?x)) (true (n ?x))) (<= terminal (true (n 1))) (goal r 0)")
+    # The engine's bound is as short as the reference's: the grounding of num/1 never ends
+    # either (a longer bound only made the test wait, and then explain the overrun as long).
     outcome = crosscheck_game(looping, playouts=1, max_steps=3, reference_timeout=2,
-                              limits=Limits(5, 2048))
+                              limits=Limits(2, 2048))
     assert outcome.fate in ("reference failed", "limit"), outcome
     assert outcome.seconds < 60
 
@@ -183,19 +186,42 @@ REFERENCE_SLOW = {
 }
 
 
+def _sample_names() -> list[str]:
+    """The sample's paths in the corpus, computed at collection (none without the corpus)."""
+    return [str(p.relative_to(CORPUS)) for p in _sample(CORPUS)] if CORPUS.is_dir() else []
+
+
+SAMPLE = _sample_names()
+
+
+@functools.cache
+def _outcome(name: str) -> Outcome:
+    """One sample file cross-checked against the reference (once; shared with the count).
+    Bounds three times what the files need on a quiet machine: CI machines are shared."""
+    (outcome,) = crosscheck_folder([CORPUS / name], limits=Limits(90, 4096), playouts=2,
+                                   max_steps=30, reference_timeout=30)
+    return outcome
+
+
 @pytest.mark.corpus
-def test_seeded_corpus_sample_agrees() -> None:
-    """At least 100 corpus files drawn with a fixed seed: every one the engine accepts
-    agrees with the reference (files the engine rejects as invalid are reported with their
-    reason, and are not counted as agreeing)."""
-    sample = _sample(CORPUS)
-    assert len(sample) >= 100
-    # Bounds three times what the files need on a quiet machine: CI machines are shared.
-    outcomes = list(crosscheck_folder(sample, limits=Limits(90, 4096), playouts=2,
-                                      max_steps=30, reference_timeout=30))
-    bad = [(o.path, o.fate, o.reason.splitlines()[:3]) for o in outcomes
-           if o.fate not in ("agree", "engine failed")]
-    assert not bad
-    rejected = [o for o in outcomes if o.fate == "engine failed"]
-    assert all(o.reason.startswith("rejected: ") for o in rejected), rejected
-    assert sum(o.fate == "agree" for o in outcomes) >= 90
+@pytest.mark.parametrize("name", corpus_params(SAMPLE))
+def test_seeded_corpus_sample_agrees(name: str) -> None:
+    """A corpus file drawn with a fixed seed: if the engine accepts it, it agrees with the
+    reference (a file the engine rejects as invalid is reported with its reason, and is not
+    counted as agreeing)."""
+    outcome = _outcome(name)
+    assert outcome.fate in ("agree", "engine failed"), (
+        outcome.path, outcome.fate, outcome.reason.splitlines()[:3])
+    if outcome.fate == "engine failed":
+        assert outcome.reason.startswith("rejected: "), outcome
+
+
+@pytest.mark.corpus
+def test_seeded_corpus_sample_mostly_agrees() -> None:
+    """At least 100 corpus files drawn with a fixed seed, of which at least 90 agree (the
+    outcomes of the test above; a file whose test did not run is cross-checked here)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"the public GDL corpus is not at {CORPUS}")
+    assert len(SAMPLE) >= 100
+    outcomes = [_outcome(name) for name in SAMPLE]
+    assert sum(o.fate == "agree" for o in outcomes) >= 90, format_summary(outcomes, CORPUS)

@@ -177,7 +177,7 @@ def test_a_state_cannot_be_changed_in_place() -> None:
     game = bundled("tictactoe")
     table = {game.initial_state: "start"}
     with pytest.raises(AttributeError):
-        game.initial_state.bits = 0  # type: ignore[misc]
+        game.initial_state.bits = 0
     assert table[game.initial_state] == "start"
 
 
@@ -187,11 +187,11 @@ def test_values_are_frozen() -> None:
     info = game.info(game.initial_state)
     (joint, *_) = game.legal_joint_moves(game.initial_state)
     with pytest.raises(AttributeError):
-        info.terminal = True  # type: ignore[misc]
+        info.terminal = True
     with pytest.raises(AttributeError):
         joint.moves[0].text = "(mark 3 3)"  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        joint._moves = ()  # type: ignore[misc]
+        joint._moves = ()
 
 
 def test_states_of_two_games_are_not_equal() -> None:
@@ -325,6 +325,7 @@ def test_bounded_load_of_a_small_game_works() -> None:
     assert game.roles == ("you",)
 
 
+@pytest.mark.corpus
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the public corpus is not beside the project")
 def test_corpus_tictactoe_matches_the_bundled_one() -> None:
     """ggp.org's tic-tac-toe and ours agree on the first moves' successor sizes."""

@@ -238,6 +238,7 @@ def test_zero_arity_fact_with_and_without_parentheses() -> None:
     assert parse_game("started").rules == (Rule(Atom("started", ())),)
 
 
+@pytest.mark.corpus
 def test_corpus_test_case_3a_reads_open2_both_ways() -> None:
     """ggp-base test_case_3a defines ``(open2)`` and reads ``open2``: only correct_correct."""
     path = CORPUS / "ggp-base-tests" / "test_case_3a.kif"

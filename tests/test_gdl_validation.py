@@ -148,6 +148,7 @@ def test_unstratified_game_never_answers_a_query() -> None:
         game.next_state(game.initial_state, {"robot": "go"})
 
 
+@pytest.mark.corpus
 def test_goal_not_goal_pattern_warns_but_loads() -> None:
     """ggp.org's ``(<= (goal robot 100) (not (goal robot 0)))`` warns in the validator only."""
     path = corpus_file("ggp-repository/queens08lg.kif")
@@ -156,6 +157,7 @@ def test_goal_not_goal_pattern_warns_but_loads() -> None:
     assert "'goal' depends negatively on 'goal'" in warnings[0].message
 
 
+@pytest.mark.corpus
 def test_queens_with_goal_not_goal_plays() -> None:
     """queens08lg loads; its goal is 100 until the robot quits, then 0 and terminal."""
     game = Game.from_file(corpus_file("ggp-repository/queens08lg.kif"))
@@ -170,6 +172,7 @@ def test_queens_with_goal_not_goal_plays() -> None:
 FUTOSHIKI_SOLUTION = ("1 3 4 2", "4 2 3 1", "2 4 1 3", "3 1 2 4")  # from the file's header
 
 
+@pytest.mark.corpus
 def test_futoshiki_with_goal_not_goal_plays_its_solution_to_100() -> None:
     """futoshiki4 loads; placing the solution from its header ends the game with goal 100."""
     game = Game.from_file(corpus_file("ggp-repository/futoshiki4.kif"))
@@ -185,6 +188,7 @@ def test_futoshiki_with_goal_not_goal_plays_its_solution_to_100() -> None:
     assert game.goals(state) == {"robot": 100}
 
 
+@pytest.mark.corpus
 def test_futoshiki_random_playouts_have_one_goal_each() -> None:
     """Seeded random playouts of futoshiki4 end in terminal states with exactly one goal."""
     game = Game.from_file(corpus_file("ggp-repository/futoshiki4.kif"))
@@ -297,6 +301,7 @@ def test_two_arities_only_warn_when_lenient(rules: tuple[str, ...], fragment: st
         Game.from_gdl(game_text(*rules))
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     ("relative", "fragment"),
     [
@@ -385,6 +390,7 @@ def test_corpus_gdl_ii_files_are_rejected_as_gdl_ii(relative: str) -> None:
         Game.from_file(corpus_file(relative))
 
 
+@pytest.mark.corpus
 def test_role_named_random_loads_with_a_warning() -> None:
     """beatMania (base GDL with a role named random) loads and warns about that role."""
     game = Game.from_file(corpus_file("ggp-repository/beatMania.kif"))

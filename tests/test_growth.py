@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from reasoner.asp.growth import measure_growth
 from reasoner.asp.translate import translate
 from reasoner.engine.game import Game
@@ -39,6 +41,7 @@ def test_growth_of_a_small_game_finishes_and_counts_every_instance() -> None:
     assert "relaxed grounding ends" in growth.describe()
 
 
+@pytest.mark.corpus
 def test_overrun_names_the_corpus_relation_that_grew() -> None:
     """Amazons (ggp-base-legacy) overruns a 3 s load; the error names the bound and one of
     its move-generating relations, which is what grows."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import grpc
 import pytest
@@ -26,7 +27,7 @@ from tests.service_support import (
 from tests.test_cli import GAMES, run_cli
 
 
-def _evaluate(stub: object, **fields: object) -> pb.EvaluateResponse:
+def _evaluate(stub: object, **fields: Any) -> pb.EvaluateResponse:
     response: pb.EvaluateResponse = stub.Evaluate(  # type: ignore[attr-defined]
         pb.EvaluateRequest(**fields), timeout=CALL_TIMEOUT)
     return response

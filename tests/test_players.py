@@ -145,6 +145,7 @@ def _score(result: MatchResult, role: int) -> int:
     return (mine > theirs) - (mine < theirs)
 
 
+@pytest.mark.slow  # 20 matches of 100 playouts per move: 6 s, too slow for make test-fast
 def test_mcts_does_not_lose_tictactoe_to_random(reasoner: ReasonerClient) -> None:
     """MCTS at 100 playouts per move, 10 seeded games as each role against a random player,
     loses none and wins at least 15 of the 20."""

@@ -3,6 +3,7 @@ one state at a time and in bit-parallel batches, and refuses what it cannot buil
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from reasoner.asp.superset import compute_superset
 from reasoner.crosscheck import EngineSide, compare_sides
-from reasoner.crosscheck.run import crosscheck_folder
+from reasoner.crosscheck.run import Outcome, crosscheck_folder, format_summary
 from reasoner.engine.backend import build_machine
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
@@ -20,7 +21,7 @@ from reasoner.errors import GdlValidationError, NoLegalMoveError, ResourceLimitE
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import NetworkBounds, build_network
 from reasoner.v1 import reasoner_pb2 as pb
-from tests.conftest import CORPUS, GAMES, bundled
+from tests.conftest import CORPUS, GAMES, bundled, corpus_params
 from tests.service_support import expect_error, running_server
 
 BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
@@ -239,17 +240,42 @@ BACKENDS_SLOW = {"ggp-base-legacy/pacman2p.kif",
                  "ggp-repository/factoringImpossibleTurtleBrain.kif"}
 
 
+def _backend_sample_names() -> list[str]:
+    """The sample's paths in the corpus, computed at collection (none without the corpus)."""
+    if not CORPUS.is_dir():
+        return []
+    return [str(p.relative_to(CORPUS)) for p in _backend_sample(CORPUS)]
+
+
+BACKEND_SAMPLE = _backend_sample_names()
+
+
+@functools.cache
+def _backends_outcome(name: str) -> Outcome:
+    """One sample file played on the network and on clingo (once; shared with the count)."""
+    (outcome,) = crosscheck_folder([CORPUS / name], limits=Limits(90, 4096), playouts=2,
+                                   max_steps=60, backends=True)
+    return outcome
+
+
 @pytest.mark.corpus
-@pytest.mark.timeout(900)
-def test_seeded_corpus_sample_plays_alike_on_both_backends() -> None:
-    """60 corpus files drawn with a fixed seed: each one the engine accepts plays alike on
+@pytest.mark.parametrize("name", corpus_params(BACKEND_SAMPLE))
+def test_seeded_corpus_sample_plays_alike_on_both_backends(name: str) -> None:
+    """A corpus file drawn with a fixed seed: if the engine accepts it, it plays alike on
     the network and on clingo along 2 seeded playouts."""
-    outcomes = list(crosscheck_folder(_backend_sample(CORPUS), limits=Limits(90, 4096),
-                                      playouts=2, max_steps=60, backends=True))
-    bad = [(o.path, o.fate, o.reason.splitlines()[:3]) for o in outcomes
-           if o.fate not in ("agree", "engine failed")]
-    assert not bad
-    assert sum(o.fate == "agree" for o in outcomes) >= 50
+    outcome = _backends_outcome(name)
+    assert outcome.fate in ("agree", "engine failed"), (
+        outcome.path, outcome.fate, outcome.reason.splitlines()[:3])
+
+
+@pytest.mark.corpus
+def test_seeded_corpus_sample_mostly_plays_alike_on_both_backends() -> None:
+    """Of the 60 files drawn with a fixed seed, at least 50 play alike (the outcomes of the
+    test above; a file whose test did not run is compared here)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"the public GDL corpus is not at {CORPUS}")
+    outcomes = [_backends_outcome(name) for name in BACKEND_SAMPLE]
+    assert sum(o.fate == "agree" for o in outcomes) >= 50, format_summary(outcomes, CORPUS)
 
 
 def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:

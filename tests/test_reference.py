@@ -18,7 +18,7 @@ from reasoner.errors import ReferenceFailure
 from reasoner.gdl.parser import parse_game
 from reasoner.instantiate.supersets import supersets
 from reasoner.reference import ReferenceSolver, prolog_program
-from tests.conftest import CORPUS, GAMES
+from tests.conftest import CORPUS, GAMES, corpus_params
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None,
                                 reason="SWI-Prolog (Debian package swi-prolog-nox) is not "
@@ -112,19 +112,20 @@ def test_bundled_game_playouts_agree_with_the_engine(path: Path) -> None:
         assert solver.updates > 0
 
 
-def test_corpus_sample_agrees_with_the_engine() -> None:
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", corpus_params(
+    [f"ggp-repository/{name}.kif" for name in random.Random(4).sample(SMALL_CORPUS_GAMES, 10)]))
+def test_corpus_sample_agrees_with_the_engine(name: str) -> None:
     """Ten small ggp-repository games, chosen by a fixed seed, play a short seeded playout
-    the same in the reference and the engine."""
+    the same in the reference and the engine (each game its own test)."""
     if not REPOSITORY.is_dir():
         pytest.skip(f"the public GDL corpus is not at {REPOSITORY}")
-    chosen = random.Random(4).sample(SMALL_CORPUS_GAMES, 10)
-    for name in chosen:
-        text = (REPOSITORY / f"{name}.kif").read_text(encoding="utf-8", errors="replace")
-        assert "sees" not in text, name
-        game = Game.from_gdl(text)
-        with ReferenceSolver.from_gdl(text) as solver:
-            assert solver.roles == game.roles, name
-            assert_playouts_agree(game, solver, seed=len(name), playouts=1, steps=12)
+    text = (CORPUS / name).read_text(encoding="utf-8", errors="replace")
+    assert "sees" not in text, name
+    game = Game.from_gdl(text)
+    with ReferenceSolver.from_gdl(text) as solver:
+        assert solver.roles == game.roles, name
+        assert_playouts_agree(game, solver, seed=len(Path(name).stem), playouts=1, steps=12)
 
 
 def test_updates_count_answered_next_state_calls(tictactoe: ReferenceSolver) -> None:
@@ -140,6 +141,7 @@ def test_updates_count_answered_next_state_calls(tictactoe: ReferenceSolver) -> 
 # -- supersets ---------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_corpus_tictactoe_superset_has_27_cells_2_controls_and_20_moves() -> None:
     """ggp.org's tic-tac-toe relaxes to 27 cell fluents and 2 control fluents, and each
     role to 9 marks and a noop."""

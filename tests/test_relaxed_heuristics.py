@@ -149,7 +149,7 @@ def test_world_cost_one_makes_the_turn_switch_a_step() -> None:
     assert _distances(game, world_cost=1).distance(state, "xplayer", "hff")[0] == 3
 
 
-@pytest.mark.parametrize("source", ["corpus", "bundled"])
+@pytest.mark.parametrize("source", [pytest.param("corpus", marks=pytest.mark.corpus), "bundled"])
 def test_maze_plan_is_move_grab_drop_then_move_drop(source: str) -> None:
     """ggp.org's maze (and ours): the first relaxed plan to the goal worth 100 is
     [move, grab, drop] (h_FF 3, ``move`` paid once however far the robot walks); it stays
@@ -169,7 +169,8 @@ def test_maze_plan_is_move_grab_drop_then_move_drop(source: str) -> None:
 
 
 @pytest.mark.parametrize(("source", "unstack", "stack"), [
-    ("corpus", "(u c a)", "(s b c)"), ("bundled", "(unstack c a)", "(stack b c)")])
+    pytest.param("corpus", "(u c a)", "(s b c)", marks=pytest.mark.corpus),
+    ("bundled", "(unstack c a)", "(stack b c)")])
 def test_blocksworld_prefers_unstacking(source: str, unstack: str, stack: str) -> None:
     """Simple blocksworld: after unstack(c,a) h_FF = 2 [stack(b,c), stack(a,b)]; after
     stack(b,c) h_FF = 3 [unstack(b,c), unstack(c,a), stack(a,b)]."""
@@ -259,6 +260,7 @@ def test_view_is_built_for_a_game_on_the_clingo_backend() -> None:
     assert _distances(on_clingo).f_jo(state, "xplayer")[0] == pytest.approx(25 / 3)
 
 
+@pytest.mark.corpus
 def test_pieces_vanish_only_by_moves_that_take_them() -> None:
     """ggp.org's 8x8 breakthrough keeps a piece by a frame rule "some move is made
     elsewhere". Were each negated move literal free, every black piece could vanish while

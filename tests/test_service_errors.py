@@ -648,7 +648,7 @@ FIELD_VALUES: dict[str, object] = {"line": 3, "column": 14, "bound": "memory",
 def sample_error(cls: type[ReasonerError]) -> ReasonerError:
     if cls is RequestError:
         return RequestError(grpc.StatusCode.FAILED_PRECONDITION, "the message of a request")
-    return cls(f"the message of a {cls.__name__}",  # type: ignore[call-arg]
+    return cls(f"the message of a {cls.__name__}",
                **{name: FIELD_VALUES[name] for name in cls.fields})
 
 
@@ -688,7 +688,8 @@ def test_every_error_class_round_trips_to_the_client(raising_server: str,
     code = error_code(sent)
     if cls is RequestError:
         assert type(received) is RemoteError
-        assert isinstance(received, RequestError) and received.code == sent.code
+        assert isinstance(received, RequestError) and isinstance(sent, RequestError)
+        assert received.code == sent.code
         assert received.text == sent.text
         return
     assert type(received) is cls

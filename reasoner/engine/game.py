@@ -169,7 +169,16 @@ class Game:
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
                   strict: bool = True, limits: Limits | None = None,
                   backend: Backend | str = Backend.AUTO) -> Game:
-        """Load a game from a ``.kif`` file (UTF-8; undecodable bytes are replaced)."""
+        """Load a game from a ``.kif`` file (UTF-8; undecodable bytes are replaced).
+
+        >>> game = Game.from_file("games/tictactoe.kif")
+        >>> game.roles
+        ('xplayer', 'oplayer')
+        >>> sorted(move.text for move in game.legal_moves(game.initial_state, "xplayer"))[:3]
+        ['(mark 1 1)', '(mark 1 2)', '(mark 1 3)']
+        >>> [move.text for move in game.legal_moves(game.initial_state, "oplayer")]
+        ['noop']
+        """
         text = Path(path).read_text(encoding="utf-8", errors="replace")
         return cls.from_gdl(text, case_sensitive=case_sensitive, strict=strict, limits=limits,
                             backend=backend)

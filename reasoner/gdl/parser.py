@@ -4,6 +4,15 @@ Accepts GDL as real files write it: any case (names are lower-cased unless
 ``case_sensitive=True``), CRLF, bare CR and LF line ends, tabs, ``;`` comments, spaces inside
 parentheses, function terms nested to any depth, and zero-arity atoms with or without
 parentheses (``terminal`` and ``(terminal)`` are the same atom).
+
+>>> term = parse_term("(Mark 1 ?X)")
+>>> term
+Function(name='mark', args=(Constant(name='1'), Variable(name='x')))
+>>> print(term)
+(mark 1 ?x)
+>>> game = parse_game("(role robot) (<= (terminal) (true (Done)))")
+>>> [str(rule) for rule in game.rules]
+['(role robot)', '(<= terminal (true done))']
 """
 
 from __future__ import annotations
