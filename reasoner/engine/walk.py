@@ -73,7 +73,7 @@ def pick_joint(rng: random.Random, legal: Sequence[Sequence[T]]) -> tuple[T, ...
     no random number.
 
     >>> pick_joint(random.Random(0), [(3, 4, 5), ("noop",)])
-    (5, 'noop')
+    (4, 'noop')
     """
     return tuple(options[0] if len(options) == 1 else rng.choice(options)
                  for options in legal)
