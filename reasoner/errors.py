@@ -14,9 +14,11 @@ Errors pickle with their fields (they cross process boundaries in
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import ClassVar
 
 __all__ = [
+    "Bound",
     "DeadlineExceeded",
     "GdlError",
     "GdlSyntaxError",
@@ -118,6 +120,14 @@ class UnknownGameError(ReasonerError, LookupError):
     """A game id that is not loaded."""
 
 
+class Bound(StrEnum):
+    """The kinds of bound a :class:`ResourceLimitError` names."""
+
+    TIME = "time"
+    MEMORY = "memory"
+    SIZE = "size"
+
+
 class ResourceLimitError(ReasonerError):
     """Grounding or another computation exceeded a time, memory or size bound.
 
@@ -128,9 +138,9 @@ class ResourceLimitError(ReasonerError):
 
     fields = ("bound", "relation", "network")
 
-    def __init__(self, message: str, bound: str | None = None,
+    def __init__(self, message: str, bound: Bound | str | None = None,
                  relation: str | None = None, *, network: bool = False) -> None:
-        self.bound = bound  # "time", "memory" or "size"
+        self.bound = None if bound is None else Bound(bound)
         self.relation = relation  # "name/arity" of the relation whose rules grew most
         self.network = network
         super().__init__(message)

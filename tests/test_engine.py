@@ -331,3 +331,18 @@ def test_corpus_tictactoe_matches_the_bundled_one() -> None:
     """ggp.org's tic-tac-toe and ours agree on the first moves' successor sizes."""
     theirs = Game.from_file(CORPUS / "ggp-repository" / "ticTacToe.kif")
     assert len(theirs.legal_joint_moves(theirs.initial_state)) == 9
+
+
+def test_bounds_and_backends_are_named_by_enums() -> None:
+    """A resource error's bound and a game's backend are enum members that still read and
+    compare as their words."""
+    from reasoner.engine.backend import Backend
+    from reasoner.errors import Bound
+
+    error = ResourceLimitError("over", bound="time")
+    assert error.bound is Bound.TIME and error.bound == "time"
+    assert pickle.loads(pickle.dumps(error)).bound is Bound.TIME
+    game = Game.from_gdl(COUNTER, backend="clingo")
+    assert game.backend is Backend.CLINGO and f"{game.backend}" == "clingo"
+    with pytest.raises(ValueError, match="the backends are clingo, propnet, auto"):
+        Game.from_gdl(COUNTER, backend="prolog")
