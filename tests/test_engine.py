@@ -340,7 +340,7 @@ def test_bounds_and_backends_are_named_by_enums() -> None:
     from reasoner.errors import Bound
 
     error = ResourceLimitError("over", bound="time")
-    assert error.bound is Bound.TIME and error.bound == "time"
+    assert error.bound is Bound.TIME and str(error.bound) == "time"
     assert pickle.loads(pickle.dumps(error)).bound is Bound.TIME
     game = Game.from_gdl(COUNTER, backend="clingo")
     assert game.backend is Backend.CLINGO and f"{game.backend}" == "clingo"
