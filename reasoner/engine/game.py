@@ -90,6 +90,9 @@ class Game:
         )
         self._move_index = {(m.role, m.text): m for m in self._moves}
         self.move_texts: tuple[str, ...] = machine.move_texts
+        self._move_role = machine.move_role
+        self._fluent_count = len(self.fluents)
+        self._transition = machine.transition
         self.initial_state = State(machine.init_bits, self.fluents)
 
     # -- construction --------------------------------------------------------------------
@@ -296,8 +299,12 @@ class Game:
                 the move table, or (with ``check_legal``) a move that is not legal.
             InvalidStateError: the state is not one of this game's.
         """
-        self._check_state(state)
-        move_role = self.machine.move_role
+        if state.__class__ is not State or (state.table is not self.fluents
+                                            and state.table != self.fluents):
+            self._check_state(state)  # raises
+        if state.bits >> self._fluent_count:
+            self._check_state(state)  # raises
+        move_role = self._move_role
         if len(joint) != len(self.roles):
             raise IllegalMoveError(f"a joint move needs one move per role ({len(self.roles)}), "
                                    f"got {len(joint)}")
@@ -306,8 +313,7 @@ class Game:
                 raise IllegalMoveError(f"move id {move} is not a move of role "
                                        f"{self.roles[index]} in this game",
                                        role=self.roles[index], move_id=move)
-        info, next_bits, next_info = self.machine.transition(state.bits, joint,
-                                                             current=check_legal)
+        info, next_bits, next_info = self._transition(state.bits, joint, check_legal)
         if info is not None:
             for role_index, move in enumerate(joint):
                 if move not in info.legal[role_index]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 from reasoner.engine.values import Goals, StateInfo
 from reasoner.errors import NoLegalMoveError
@@ -79,8 +79,7 @@ def pick_joint(rng: random.Random, legal: Sequence[Sequence[T]]) -> tuple[T, ...
                  for options in legal)
 
 
-@dataclass(frozen=True, slots=True)
-class Step(Generic[S]):
+class Step(NamedTuple, Generic[S]):
     """One step of a walk: the state, what it answers, the joint move drawn (ids, role
     order), and the successor with what it answers."""
 
@@ -138,13 +137,19 @@ def random_playout(game: Stepper[S], state: S, rng: random.Random, max_steps: in
     Raises:
         NoLegalMoveError: a role has no legal move in a non-terminal state.
     """
+    # The walk of random_walk, without a Step per step: this is the playouts' hot loop.
     info = game.info(state)
+    step = game.step
     trajectory: list[tuple[int, ...]] = []
     length = 0
-    for step in random_walk(game, state, rng, max_steps, info=info):
+    while length < max_steps and not info.terminal:
+        legal = info.legal
+        if not all(legal):
+            _no_legal_move(game, legal, length)
+        joint = pick_joint(rng, legal)
         if record:
-            trajectory.append(step.joint)
-        state, info = step.successor, step.successor_info
+            trajectory.append(joint)
+        state, info = step(state, joint, check_legal=False)
         length += 1
     return PlayoutResult(state, info, length, info.terminal, tuple(trajectory))
 
