@@ -36,8 +36,8 @@ from client.values import (
     StateInfo,
     StepCounter,
 )
-from reasoner.errors import GdlSyntaxError, IllegalMoveError, UnknownGameError
-from reasoner.gdl.parser import parse_term
+from reasoner.engine.values import move_key
+from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
@@ -173,10 +173,7 @@ class RemoteGame:
         if role not in self.roles:
             raise IllegalMoveError(f"unknown role {role!r}; the roles are {list(self.roles)}",
                                    role=role)
-        try:
-            key = str(parse_term(text, case_sensitive=self._options.case_sensitive))
-        except GdlSyntaxError as error:
-            raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role) from error
+        key = move_key(role, text, case_sensitive=self._options.case_sensitive)
         found = self._by_text.get((role, key))
         if found is None:
             raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import Translation, translate
 from reasoner.engine.backend import Backend, StateMachine, build_machine, check_backend
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.values import JointMove, Move, State, StateInfo
+from reasoner.engine.values import JointMove, Move, State, StateInfo, move_key
 from reasoner.engine.walk import Simulation
 from reasoner.errors import (
     GdlSyntaxError,
@@ -91,8 +92,7 @@ class Game:
         self._move_index = {(m.role, m.text): m for m in self._moves}
         self.move_texts: tuple[str, ...] = machine.move_texts
         self._move_role = machine.move_role
-        self._fluent_count = len(self.fluents)
-        self._transition = machine.transition
+        self._transition = machine.transition  # bound once: step is the playouts' hot path
         self.initial_state = State(machine.init_bits, self.fluents)
 
     # -- construction --------------------------------------------------------------------
@@ -210,10 +210,7 @@ class Game:
             IllegalMoveError: the role can never make such a move.
         """
         self._role(role)
-        try:
-            key = str(parse_term(text, case_sensitive=self._case_sensitive))
-        except GdlSyntaxError as error:
-            raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role) from error
+        key = move_key(role, text, case_sensitive=self._case_sensitive)
         move = self._move_index.get((role, key))
         if move is None:
             raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)
@@ -299,11 +296,7 @@ class Game:
                 the move table, or (with ``check_legal``) a move that is not legal.
             InvalidStateError: the state is not one of this game's.
         """
-        if state.__class__ is not State or (state.table is not self.fluents
-                                            and state.table != self.fluents):
-            self._check_state(state)  # raises
-        if state.bits >> self._fluent_count:
-            self._check_state(state)  # raises
+        self._check_state(state)
         move_role = self._move_role
         if len(joint) != len(self.roles):
             raise IllegalMoveError(f"a joint move needs one move per role ({len(self.roles)}), "
@@ -332,16 +325,26 @@ class Game:
         """Legal move ids per role, terminal, goal values per role, in one call."""
         return self._info(state)
 
-    def expand(self, state: State) -> tuple[StateInfo, list[tuple[tuple[int, ...], State,
-                                                                    StateInfo]]]:
-        """The state's info and every legal joint move (ids) with its successor."""
+    def expand(self, state: State, *, max_children: int | None = None,
+               check: Callable[[], None] | None = None
+               ) -> tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]:
+        """The state's info and every legal joint move (ids) with its successor; ``check``
+        is called after every 256 successors and may raise to stop.
+
+        Raises:
+            ResourceLimitError: the state has more than ``max_children`` joint moves.
+        """
         info = self._info(state)
-        if info.terminal:
-            return info, []
+        count = math.prod(len(legal) for legal in info.legal)
+        if max_children is not None and count > max_children:
+            raise ResourceLimitError(f"the state has {count} joint moves; Expand returns at "
+                                     f"most {max_children} (use Query and Next)", bound="size")
         children = []
         for joint in itertools.product(*info.legal):
             successor, following = self.step(state, joint, check_legal=False)
             children.append((joint, successor, following))
+            if check is not None and len(children) % 256 == 0:
+                check()
         return info, children
 
     def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
@@ -359,7 +362,7 @@ class Game:
     # -- internals -----------------------------------------------------------------------
 
     def _check_state(self, state: State) -> None:
-        if not isinstance(state, State):
+        if state.__class__ is not State:
             raise InvalidStateError(f"expected a State, got {type(state).__name__}")
         table = state.table
         if table is not self.fluents and table != self.fluents:

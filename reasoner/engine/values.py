@@ -29,7 +29,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-__all__ = ["Goals", "JointMove", "Move", "State", "StateInfo"]
+from reasoner.errors import GdlSyntaxError, IllegalMoveError
+from reasoner.gdl.parser import parse_term
+
+__all__ = ["Goals", "JointMove", "Move", "State", "StateInfo", "move_key"]
 
 # Per role, the goal values the role has in a state (one in a terminal state of a
 # well-formed game).
@@ -116,6 +119,23 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move({self.id}, {self.role!r}, {self.text!r})"
+
+
+def move_key(role: str, text: str, *, case_sensitive: bool) -> str:
+    """A move written by a person, as its game's move table writes it (one spacing, lower
+    case unless the game was read case-sensitively): what a game and a client both look
+    moves up by.
+
+    >>> move_key("xplayer", "( MARK 1  1 )", case_sensitive=False)
+    '(mark 1 1)'
+
+    Raises:
+        IllegalMoveError: the text is not a GDL term.
+    """
+    try:
+        return str(parse_term(text, case_sensitive=case_sensitive))
+    except GdlSyntaxError as error:
+        raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role) from error
 
 
 class JointMove(Mapping[str, Move]):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import logging
 import math
 import threading
@@ -17,7 +16,7 @@ from reasoner.asp.translate import translate
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
 from reasoner.engine.values import State, StateInfo
-from reasoner.errors import InvalidStateError, ResourceLimitError
+from reasoner.errors import InvalidStateError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
@@ -210,23 +209,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                context: grpc.ServicerContext) -> pb.ExpandResponse:
         game = self._registry.get(request.game_id).game
         state = _state(game, request.state)
-        info = game.info(state)
-        count = 1
-        for legal in info.legal:
-            count *= len(legal)
-        if count > MAX_EXPAND_CHILDREN:
-            raise ResourceLimitError(f"the state has {count} joint moves; Expand returns at "
-                                     f"most {MAX_EXPAND_CHILDREN} (use Query and Next)",
-                                     bound="size")
-        children = []
-        for joint in itertools.product(*info.legal):
-            following, child_info = game.step(state, joint, check_legal=False)
-            children.append(pb.Child(
-                joint_move=pb.JointMove(moves=joint),
-                successor=pb.Successor(state=_state_message(following),
-                                       info=_info_message(child_info))))
-            if len(children) % 256 == 0:
-                _check_time(context)
+        info, found = game.expand(state, max_children=MAX_EXPAND_CHILDREN,
+                                  check=lambda: _check_time(context))
+        children = [pb.Child(joint_move=pb.JointMove(moves=joint),
+                             successor=pb.Successor(state=_state_message(following),
+                                                    info=_info_message(child_info)))
+                    for joint, following, child_info in found]
         return pb.ExpandResponse(info=_info_message(info), children=children)
 
     @_rpc
