@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.components import depending_on
+from reasoner.gdl.demand import demand_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -108,10 +109,13 @@ def _comment(rule: Rule) -> str:
     return f"% {rule.pos}: {text}"
 
 
-def _dependencies(rules: list[Rule]) -> dict[Signature, set[Signature]]:
+def _dependencies(rules: list[Rule], *,
+                  positive_only: bool = False) -> dict[Signature, set[Signature]]:
     graph: dict[Signature, set[Signature]] = defaultdict(set)
     for rule in rules:
         for literal in rule.body:
+            if positive_only and isinstance(literal, Not):
+                continue
             inner = literal.literal if isinstance(literal, Not) else literal
             if isinstance(inner, Atom):
                 graph[rule.head.signature].add(inner.signature)
@@ -143,6 +147,12 @@ class Translation:
     next_layer_names: dict[str, str]
     # With count_instances: the head signature of the relaxed rule that calls @grew(i, ...).
     counted: tuple[Signature, ...] = ()
+    # Demand-driven programs over a state given as facts true(F) (and a joint move as facts
+    # does(R,M)): the first derives legal, terminal and goal, the second next, the third
+    # init; each only grounds the helper instances its queries can ask for.
+    position_program: str = ""
+    successor_program: str = ""
+    init_program: str = ""
 
 
 def translate(game: GameDescription, *, unfold_calls: bool = True,
@@ -171,8 +181,11 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     rename = {sig: _NEXT_LAYER + predicate_name(sig[0]) for sig in copied}
     rename[("true", 1)] = "next"
 
-    # Reachability needs only what init, next and legal read.
-    relaxed_needed = _closure(graph, [("init", 1), ("next", 1), ("legal", 2), ("role", 1)])
+    # Reachability needs only what init, next and legal read positively: the relaxed rules
+    # drop negative literals, so a relation read only under negation (chess's
+    # threatened_with_capture/7) is never grounded for the superset.
+    relaxed_needed = _closure(_dependencies(flats, positive_only=True),
+                              [("init", 1), ("next", 1), ("legal", 2), ("role", 1)])
     if relaxed_everything:
         relaxed_needed |= {flat.head.signature for flat in flats}
 
@@ -185,15 +198,26 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     relaxed_lines = ["does(R,M) :- legal(R,M)."]
     layer_lines = ["% Successor layer: legal, terminal and goal read from next(F)."]
     counted: list[Signature] = []
+    relaxed_flats: list[Rule] = []
     for flat in flats:
         comment = _comment(flat)
         game_lines += [comment, _rule_text(flat)]
         if flat.head.signature in relaxed_needed:
-            counter = len(counted) if count_instances else None
-            relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter)]
-            counted.append(flat.head.signature)
+            if count_instances or relaxed_everything:
+                counter = len(counted) if count_instances else None
+                relaxed_lines += [comment,
+                                  _rule_text(flat, drop_negative=True, counter=counter)]
+                counted.append(flat.head.signature)
+            else:
+                relaxed_flats.append(_positive(flat))
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]
+    if relaxed_flats:
+        # Reachability asks for every init, next and legal, each helper only as far as
+        # they call it (see reasoner.gdl.demand).
+        for rule in demand_rules(relaxed_flats, queries=_RELAXED_QUERIES, base=_BASE,
+                                 constants_only=True):
+            relaxed_lines += [_comment(rule), _rule_text(rule)]
     return Translation(
         game_program="\n".join(game_lines) + "\n",
         relaxed_program="\n".join(relaxed_head + relaxed_lines) + "\n",
@@ -205,4 +229,25 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             for name, arity in (("legal", 2), ("terminal", 0), ("goal", 2))
         },
         counted=tuple(counted) if count_instances else (),
+        position_program=_demand_program(flats, [("legal", 2), ("terminal", 0), ("goal", 2)]),
+        successor_program=_demand_program(flats, [("next", 1)]),
+        init_program=_demand_program(flats, [("init", 1)]),
     )
+
+
+_BASE = (("true", 1), ("does", 2))
+_RELAXED_QUERIES = (("init", 1), ("next", 1), ("legal", 2), ("role", 1))
+
+
+def _positive(rule: Rule) -> Rule:
+    """The rule without its negative relational literals (the relaxed reading)."""
+    return Rule(rule.head, tuple(lit for lit in rule.body
+                                 if not (isinstance(lit, Not) and isinstance(lit.literal, Atom))),
+                rule.pos)
+
+
+def _demand_program(flats: list[Rule], queries: list[Signature]) -> str:
+    """The demand-driven program answering ``queries`` over a state given as facts."""
+    # No comments: clingo parses this text for every position.
+    return "\n".join(_rule_text(rule)
+                     for rule in demand_rules(flats, queries=queries, base=_BASE)) + "\n"

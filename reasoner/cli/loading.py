@@ -56,7 +56,8 @@ def _check(args: argparse.Namespace) -> int:
             continue
         s = game.statistics
         backend = (f"backend propnet ({s.network.describe()})" if s.network is not None
-                   else "backend clingo" + (f" ({s.backend_note})" if s.backend_note else ""))
+                   else f"backend {s.backend}" + (f" ({s.backend_note})" if s.backend_note
+                                                  else ""))
         print(f"{path}: ok: roles {' '.join(game.roles)}; {s.fluents} fluents, {s.moves} moves, "
               f"{s.rules} rules, {s.ground_atoms} ground atoms; loaded in {s.total_ms:.1f} ms; "
               f"{backend}")

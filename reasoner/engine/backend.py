@@ -1,14 +1,18 @@
-"""The two state-machine backends and the choice between them.
+"""The three state-machine backends and the choice between them.
 
-* ``clingo``: the ground program in clingo, one propagation per query
+* ``propnet``: the game's program, ground once over the relaxed superset, compiled into a
+  propositional network and generated Python code
+  (:class:`reasoner.propnet.machine.PropnetMachine`), with bit-parallel batches for playouts;
+* ``clingo``: the same ground program in clingo, one propagation per query
   (:class:`reasoner.asp.machine.Machine`);
-* ``propnet``: the same ground program compiled into a propositional network and generated
-  Python code (:class:`reasoner.propnet.machine.PropnetMachine`), with bit-parallel batches
-  for playouts;
-* ``auto``: the network when it builds within :data:`AUTO_BOUNDS`, otherwise clingo, with
-  the reason kept.
+* ``position``: no program ground once; each query grounds the demand-driven programs with
+  the state as facts (:class:`reasoner.asp.position.PositionMachine`), for games too large
+  to ground whole (chess, amazons, skirmish);
+* ``auto``: the network when it builds within :data:`AUTO_BOUNDS`; else clingo when the
+  program grounded within those bounds (only the network grew too large); else position by
+  position. The reason is kept.
 
-Both speak the same ids (fluent bits and move indices over the same tables), so a game's
+All speak the same ids (fluent bits and move indices over the same tables), so a game's
 states and moves mean the same whichever backend answers.
 """
 
@@ -21,13 +25,14 @@ from enum import StrEnum
 from typing import Protocol
 
 from reasoner.asp.machine import Machine
+from reasoner.asp.position import PositionMachine
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import Simulation
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
-from reasoner.propnet.network import Network, NetworkBounds
+from reasoner.propnet.network import GroundingTooLarge, Network, NetworkBounds
 
 __all__ = ["AUTO_BOUNDS", "BACKENDS", "Backend", "BuiltMachine", "StateMachine",
            "build_machine", "check_backend"]
@@ -38,6 +43,7 @@ class Backend(StrEnum):
 
     CLINGO = "clingo"
     PROPNET = "propnet"
+    POSITION = "position"
     AUTO = "auto"
 
 
@@ -89,8 +95,8 @@ class BuiltMachine:
     """The machine a load ended with, which backend it is, and why (for ``auto``)."""
 
     machine: StateMachine
-    backend: Backend  # CLINGO or PROPNET
-    note: str  # why auto chose clingo; empty otherwise
+    backend: Backend  # CLINGO, PROPNET or POSITION
+    note: str  # why auto chose clingo or position; empty otherwise
     network_ms: float
 
     @property
@@ -124,6 +130,8 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
     backend = check_backend(backend)
     note = ""
     network_ms = 0.0
+    if backend == Backend.POSITION:
+        return _position(translation, superset, roles, "", network_ms)
     if backend != Backend.CLINGO:
         start = time.perf_counter()
         try:
@@ -135,6 +143,11 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
                 raise ResourceLimitError(str(error), error.bound, error.relation,
                                          network=True) from None
             note = str(error)
+            if isinstance(error, GroundingTooLarge):
+                network_ms = (time.perf_counter() - start) * 1e3
+                note += "; the program is too large to ground once, so each position is " \
+                    "ground as it is asked"
+                return _position(translation, superset, roles, note, network_ms)
         else:
             propnet.info(propnet.init_bits)
             return BuiltMachine(propnet, Backend.PROPNET, "",
@@ -144,3 +157,10 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
     # The first query surfaces rules that are unstratified on the ground level at load.
     machine.info(machine.init_bits)
     return BuiltMachine(machine, Backend.CLINGO, note, network_ms)
+
+
+def _position(translation: Translation, superset: Superset, roles: Sequence[str], note: str,
+              network_ms: float) -> BuiltMachine:
+    machine = PositionMachine(translation, superset, roles)
+    machine.info(machine.init_bits)
+    return BuiltMachine(machine, Backend.POSITION, note, network_ms)

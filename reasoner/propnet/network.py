@@ -112,6 +112,11 @@ class Network:
         return len(self.fluent_texts) + len(self.move_texts)
 
 
+class GroundingTooLarge(ResourceLimitError):
+    """The network's refusal because its program did not even ground within the bounds: a
+    program that large will not ground once for clingo either."""
+
+
 def build_network(translation: Translation, superset: Superset, roles: Sequence[str],
                   bounds: NetworkBounds | None = None) -> Network:
     """Ground the game program over the superset and compile it into a network.
@@ -137,7 +142,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     except GroundingStopped as stopped:
         reason = (str(stopped) if stopped.bound == "size"
                   else "grounding the network's program took too long")
-        raise ResourceLimitError(f"no network: {reason}", bound=stopped.bound) from None
+        raise GroundingTooLarge(f"no network: {reason}", bound=stopped.bound) from None
     if ground.unsupported:
         raise ResourceLimitError(f"no network: the ground program has {ground.unsupported}",
                                  bound="size")

@@ -1,0 +1,161 @@
+"""The position-by-position backend: clingo grounds only what one state needs.
+
+Where a game is too large to ground once over its relaxed superset (chess, amazons,
+skirmish), each query grounds the game's demand-driven programs (see
+:mod:`reasoner.gdl.demand`) with the state as facts ``true(F)``, and the joint move as facts
+``does(R,M)``: helper relations then only get the instances this position asks for, as a
+top-down reasoner would compute them, and the program being stratified, grounding alone
+decides it (the solve that follows makes no choice).
+
+States and moves are the same integer ids as on the other backends (fluent ``i`` is bit
+``i``, moves index one table over all roles), over the same relaxed superset, so a game's
+states mean the same whichever backend answers.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import clingo
+
+from reasoner.asp.encoding import constant_text
+from reasoner.asp.superset import Superset, new_control
+from reasoner.asp.symbols import symbol_to_gdl
+from reasoner.asp.translate import Translation
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
+from reasoner.errors import GdlValidationError
+
+__all__ = ["PositionMachine"]
+
+_CACHE_SIZE = 65536
+_SHOW_POSITION = "\n#show legal/2.\n#show terminal/0.\n#show goal/2.\n"
+_SHOW_SUCCESSOR = "\n#show next/1.\n"
+_SHOW_INIT = "\n#show init/1.\n"
+
+
+class PositionMachine:
+    """A game answered by grounding each position anew (thread-safe: every query has a
+    clingo control of its own)."""
+
+    network = None  # no compiled network
+
+    def __init__(self, translation: Translation, superset: Superset,
+                 roles: Sequence[str]) -> None:
+        self.roles = tuple(roles)
+        role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
+        self.fluent_symbols = superset.fluents
+        moves = [(role_index[str(r)], r, m) for r, m in superset.moves
+                 if str(r) in role_index]
+        self.move_role = tuple(r for r, _, _ in moves)
+        self.move_symbols = tuple(m for _, _, m in moves)
+        self.fluent_texts = tuple(symbol_to_gdl(f) for f in self.fluent_symbols)
+        self.move_texts = tuple(symbol_to_gdl(m) for m in self.move_symbols)
+        self._fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
+        self._move_index = {(r, m): i for i, (_, r, m) in enumerate(moves)}
+        self._role_index = {r: i for r, i in role_index.items()}
+        self._fluent_facts = tuple(f"true({sym})." for sym in self.fluent_symbols)
+        self._move_facts = tuple(f"does({r},{m})." for _, r, m in moves)
+        self._position = translation.position_program + _SHOW_POSITION
+        self._successor = translation.successor_program + _SHOW_SUCCESSOR
+        self._lock = threading.Lock()
+        self._cache: dict[int, StateInfo] = {}
+        self.ground_atom_count = 0
+        self.init_bits = 0
+        for symbol in self._model(translation.init_program + _SHOW_INIT, ""):
+            index = self._fluent_index.get(symbol.arguments[0])
+            if index is not None:
+                self.init_bits |= 1 << index
+
+    # -- queries -------------------------------------------------------------------------
+
+    def info(self, bits: int) -> StateInfo:
+        """Legal moves, terminal and goals of a state."""
+        cached = self._cache.get(bits)
+        if cached is not None:
+            return cached
+        n_roles = len(self.roles)
+        legal: list[list[int]] = [[] for _ in range(n_roles)]
+        goals: list[list[int]] = [[] for _ in range(n_roles)]
+        terminal = False
+        move_index, role_index = self._move_index, self._role_index
+        for symbol in self._model(self._position, self._facts(bits)):
+            name = symbol.name
+            if name == "legal":
+                role, move = symbol.arguments
+                index = move_index.get((role, move))
+                if index is None:
+                    raise AssertionError(f"legal move {symbol} is outside the superset")
+                legal[self.move_role[index]].append(index)
+            elif name == "terminal":
+                terminal = True
+            else:
+                role, value = symbol.arguments
+                number = role_index.get(str(role))
+                if number is None:
+                    continue
+                if value.type != clingo.SymbolType.Number or not 0 <= value.number <= 100:
+                    raise GdlValidationError(
+                        f"goal value {symbol_to_gdl(value)} of role {symbol_to_gdl(role)} "
+                        "is not an integer in 0..100")
+                goals[number].append(value.number)
+        info = StateInfo(tuple(tuple(sorted(x)) for x in legal), terminal,
+                         tuple(tuple(sorted(x)) for x in goals))
+        with self._lock:
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[bits] = info
+        return info
+
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+        """The state's own info (with ``current``), its successor under ``joint`` (one
+        move id per role) and the successor's info."""
+        facts = self._facts(bits) + "\n".join(self._move_facts[m] for m in joint)
+        following = 0
+        fluent_index = self._fluent_index
+        for symbol in self._model(self._successor, facts):
+            index = fluent_index.get(symbol.arguments[0])
+            if index is None:
+                raise AssertionError(f"fluent {symbol} is outside the superset")
+            following |= 1 << index
+        info = self.info(bits) if current else None
+        return info, following, self.info(following)
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
+        """Seeded random playouts from ``bits``, one after another (see
+        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
+                                     record, check)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _facts(self, bits: int) -> str:
+        facts = self._fluent_facts
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(facts[low.bit_length() - 1])
+            bits ^= low
+        return "\n".join(out) + "\n"
+
+    def _model(self, program: str, facts: str) -> Sequence[clingo.Symbol]:
+        """The shown atoms of the one answer set of ``program`` with ``facts``."""
+        ctl = new_control()
+        ctl.add("base", [], program)
+        ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+        self.ground_atom_count = max(self.ground_atom_count, len(ctl.symbolic_atoms))
+        shown: list[Sequence[clingo.Symbol]] = []
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                shown.append(model.symbols(shown=True))
+                if len(shown) > 1:
+                    break
+        if len(shown) != 1:
+            raise GdlValidationError(
+                f"the game's rules have {'no' if not shown else 'several'} answer sets in a "
+                "state: negation through recursion is not stratified here")
+        return shown[0]
