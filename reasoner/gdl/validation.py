@@ -129,8 +129,8 @@ def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
                 raise _error(rule, message)
             if atom.signature not in reported:
                 reported.add(atom.signature)
-                warnings.append(Warning(f"{message}, {_describe(rule)}; read as an ordinary "
-                                        f"relation {atom.name}/{atom.arity}", rule.pos))
+                warnings.append(Warning(f"{message}, in {_describe(rule)}; read as an "
+                                        f"ordinary relation {atom.name}/{atom.arity}", rule.pos))
     head = rule.head
     if head.name in _BODY_ONLY and _is_keyword(head):
         raise _error(rule, f"'{head.name}' may only appear in rule bodies")
@@ -246,8 +246,9 @@ class _Arities:
             if (kind, name) not in self._reported:
                 self._reported.add((kind, name))
                 self._warnings.append(Warning(
-                    f"{message}, {_describe(rule)}; read as different symbols, {kind}s "
-                    f"{name}/{seen[0]} and {name}/{arity}", rule.pos))
+                    f"{kind} '{name}' is used with {arity} argument(s) in {_describe(rule)} "
+                    f"but with {seen[0]} in the rule at {seen[1].pos}; read as different "
+                    f"symbols, {kind}s {name}/{seen[0]} and {name}/{arity}", rule.pos))
 
     def rule(self, rule: Rule) -> None:
         atoms = [rule.head]
@@ -304,8 +305,7 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
     for reading in game.readings:
         if strict:
             _check_keywords(reading.rule, strict, warnings, reported)  # raises
-        warnings.append(Warning(f"{reading.message}, {_describe(reading.rule)}",
-                                reading.rule.pos))
+        warnings.append(Warning(reading.message, reading.rule.pos))
     for rule in game.rules:
         _check_keywords(rule, strict, warnings, reported)
         _check_term_names(rule, strict, warnings, reported_names)
