@@ -184,7 +184,7 @@ def _check_term_names(rule: Rule, strict: bool, warnings: list[Warning],
                     reported.add(name)
                     warnings.append(Warning(
                         f"read '{name}' in {atom} as {what} (a keyword's name inside a term "
-                        "is data, not a literal)", atom.pos or rule.pos))
+                        "is data, not a literal)", atom.pos if atom.pos.line else rule.pos))
 
 
 def _check_goal_value(rule: Rule) -> None:
