@@ -98,7 +98,7 @@ def test_check_reports_warnings_on_stdout(tmp_path: Path) -> None:
     """A game that loads with a warning prints ok and then a warning line, exit 0."""
     text = (GAMES / "tictactoe.kif").read_text(encoding="utf-8") + "\n(foo a)\n(foo a b)\n"
     path = write(tmp_path, "lenient.kif", text)
-    result = run_cli("check", "--lenient", path)
+    result = run_cli("check", path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{path}: ok: roles xplayer oplayer")

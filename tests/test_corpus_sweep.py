@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from reasoner.cli.sweeping import SweepResult, format_table, sweep
+from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
 from tests.conftest import CORPUS, corpus_params
 
@@ -29,11 +30,16 @@ SAMPLE_SIZE = int(os.environ.get("GDL_CORPUS_SAMPLE", "40"))
 SAMPLE_SEED = 20261122
 FULL = os.environ.get("GDL_CORPUS_FULL") == "1"
 
-# Files that are not valid GDL, and why (a substring of the message).
-EXPECTED_REJECTIONS = {
+# Files that the default reading loads with a warning and the strict reading rejects, and
+# why (a substring of both the warning and the message): a name used with two arities.
+STRICT_REJECTIONS = {
     "ggp-base-tests/test_invalid_function_arities_differ.kif": "function 'a' is used with",
     "ggp-base-tests/test_invalid_sentence_arities_differ.kif": "relation 'foo' is used with",
-    "libgdl/kono.kif": "function 'move' is used with",  # loads with --lenient
+    "libgdl/kono.kif": "function 'move' is used with",
+}
+
+# Files that are not valid GDL, and why (a substring of the message).
+EXPECTED_REJECTIONS = {
     "libgdl/fire_sheep.kif": "'terminal' must not depend on 'does'",
     "ggp-base-legacy/blokbox_duo.kif": "unsafe rule",
     "ggp-base-legacy/slaughter.kif": "unsafe rule",
@@ -221,10 +227,18 @@ def test_expected_rejections_are_still_rejected(corpus: Path, name: str) -> None
     assert EXPECTED_REJECTIONS[name] in fate.reason
 
 
-def test_lenient_reading_loads_kono(corpus: Path) -> None:
-    """kono.kif, rejected for a name with two arities, loads and plays when read leniently."""
-    (fate,) = sweep([corpus / "libgdl" / "kono.kif"], limits=Limits(30, 4096), strict=False)
+@pytest.mark.parametrize("name", corpus_params(sorted(STRICT_REJECTIONS)))
+def test_strict_rejections_load_by_default(corpus: Path, name: str) -> None:
+    """Each file that uses a name with two arities (kono.kif, the two ggp-base
+    ``test_invalid_*`` files) is rejected with its reason when read strictly, and loads and
+    plays by default, the reason among its warnings."""
+    (fate,) = sweep([corpus / name], limits=Limits(30, 4096), playouts=1, strict=True)
+    assert fate.fate == "rejected", f"{name}: {fate.fate}"
+    assert STRICT_REJECTIONS[name] in fate.reason
+    (fate,) = sweep([corpus / name], limits=Limits(30, 4096), playouts=1)
     assert fate.fate == "loaded", fate.reason
+    game = Game.from_file(corpus / name)
+    assert any(STRICT_REJECTIONS[name] in warning for warning in game.warnings)
 
 
 @pytest.mark.parametrize("name", corpus_params(INSTANTIATED))

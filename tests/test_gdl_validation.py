@@ -39,12 +39,13 @@ def game_text(*extra: str) -> str:
     return SKELETON + "".join(line + "\n" for line in extra)
 
 
-def check(*extra: str, strict: bool = True) -> list[Warning]:
-    """Parse and validate the skeleton plus ``extra``; the warnings."""
+def check(*extra: str, strict: bool = False) -> list[Warning]:
+    """Parse and validate the skeleton plus ``extra`` (by default as the library does); the
+    warnings."""
     return validate(parse_game(game_text(*extra)), strict=strict)
 
 
-def rejection(*extra: str, strict: bool = True) -> GdlValidationError:
+def rejection(*extra: str, strict: bool = False) -> GdlValidationError:
     """The validation error for the skeleton plus ``extra`` (the test fails if none)."""
     with pytest.raises(GdlValidationError) as caught:
         check(*extra, strict=strict)
@@ -282,23 +283,25 @@ ARITY_CASES = [
 
 @pytest.mark.parametrize(("rules", "fragment"), ARITY_CASES, ids=["relation", "function"])
 def test_two_arities_are_rejected_in_strict_mode(rules: tuple[str, ...], fragment: str) -> None:
-    """A relation or function name used with two arities is an error by default."""
-    error = rejection(*rules)
+    """A relation or function name used with two arities is an error when validating
+    strictly."""
+    error = rejection(*rules, strict=True)
     assert fragment in error.message
     assert (error.line, error.column) == (9, 1)
 
 
 @pytest.mark.parametrize(("rules", "fragment"), ARITY_CASES, ids=["relation", "function"])
-def test_two_arities_only_warn_when_lenient(rules: tuple[str, ...], fragment: str) -> None:
-    """With strict=False the same text validates with one warning and the game loads."""
-    warnings = check(*rules, strict=False)
+def test_two_arities_only_warn_by_default(rules: tuple[str, ...], fragment: str) -> None:
+    """By default the same text validates with one warning and the game loads; strict=True
+    refuses it."""
+    warnings = check(*rules)
     assert len(warnings) == 1
     assert fragment in warnings[0].message
     assert "read as different symbols" in warnings[0].message
-    game = Game.from_gdl(game_text(*rules), strict=False)
+    game = Game.from_gdl(game_text(*rules))
     assert len(game.warnings) == 1
     with pytest.raises(GdlValidationError, match="argument"):
-        Game.from_gdl(game_text(*rules))
+        Game.from_gdl(game_text(*rules), strict=True)
 
 
 @pytest.mark.corpus
@@ -313,10 +316,12 @@ def test_two_arities_only_warn_when_lenient(rules: tuple[str, ...], fragment: st
     ids=["function-arities", "sentence-arities"],
 )
 def test_ggp_base_invalid_files_are_rejected(relative: str, fragment: str) -> None:
-    """The two ggp-base ``test_invalid_*`` files are rejected, naming the arity problem."""
+    """The two ggp-base ``test_invalid_*`` files are rejected when read strictly, naming the
+    arity problem; the default reading loads them with that warning."""
     with pytest.raises(GdlValidationError) as caught:
-        Game.from_file(corpus_file(relative))
+        Game.from_file(corpus_file(relative), strict=True)
     assert fragment in str(caught.value)
+    assert any(fragment in warning for warning in Game.from_file(corpus_file(relative)).warnings)
 
 
 # -- goal values --------------------------------------------------------------------------
@@ -425,5 +430,5 @@ def test_error_position_survives_crlf_line_ends() -> None:
 
 def test_warning_text_carries_line_and_column() -> None:
     """A warning prints as ``line:column: message``."""
-    (warning,) = check("(foo bar)", "   (foo bar bar)", strict=False)
+    (warning,) = check("(foo bar)", "   (foo bar bar)")
     assert str(warning).startswith("9:4: relation 'foo'")

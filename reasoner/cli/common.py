@@ -38,6 +38,7 @@ __all__ = [
     "progress_option",
     "read",
     "reading_options",
+    "strictness_options",
 ]
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -125,11 +126,22 @@ def end_progress_line(args: argparse.Namespace) -> None:
 
 
 def reading_options(p: argparse.ArgumentParser) -> None:
-    """``--case-sensitive`` and ``--lenient``: how a game's text is read."""
+    """``--case-sensitive`` and ``--strict`` (``--lenient`` is accepted, the default):
+    how a game's text is read."""
     p.add_argument("--case-sensitive", action="store_true",
                    help="read names case-sensitively (GGP-Base's reading)")
-    p.add_argument("--lenient", action="store_true",
-                   help="accept a name used with two arities as two symbols")
+    strictness_options(p)
+
+
+def strictness_options(p: argparse.ArgumentParser) -> None:
+    """``--strict``, and ``--lenient`` (the default reading; kept for old command lines)."""
+    either = p.add_mutually_exclusive_group()
+    either.add_argument("--strict", action="store_true",
+                        help="refuse what the default reading accepts with a warning: a "
+                             "name used with two arities, a connective inside a term, a "
+                             "flat (base cell 1 2)")
+    either.add_argument("--lenient", action="store_true",
+                        help="the default reading (accepted for old command lines)")
 
 
 def progress_option(p: argparse.ArgumentParser) -> None:

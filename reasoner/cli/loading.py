@@ -49,7 +49,7 @@ def _check(args: argparse.Namespace) -> int:
     for path in args.games:
         try:
             game = Game.from_gdl(read(path), case_sensitive=args.case_sensitive,
-                                 strict=not args.lenient, limits=limits(args),
+                                 strict=args.strict, limits=limits(args),
                                  backend=args.backend)
         except (ReasonerError, CommandError) as error:
             status = failure(error, path)
@@ -73,7 +73,7 @@ def _translate(args: argparse.Namespace) -> int:
     from reasoner.gdl.validation import validate
 
     description = parse_game(read(args.game), case_sensitive=args.case_sensitive)
-    validate(description, strict=not args.lenient)
+    validate(description, strict=args.strict)
     if args.relaxed:
         # The same program `supersets` grounds: every rule, negation dropped, no unfolding.
         relaxed = translate(description, unfold_calls=False, relaxed_everything=True)

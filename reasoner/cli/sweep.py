@@ -9,7 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
+from reasoner.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    Commands,
+    UsageError,
+    strictness_options,
+)
 
 __all__ = ["register"]
 
@@ -24,8 +30,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-steps", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per file")
-    p.add_argument("--lenient", action="store_true",
-                   help="accept a name used with two arities as two symbols")
+    strictness_options(p)
     p.add_argument("--check-timeout", type=float, default=0.0,
                    help="with --instantiate: seconds for the playout check of each "
                         "instantiated game (default: --timeout)")
@@ -48,7 +53,7 @@ def _sweep(args: argparse.Namespace) -> int:
     fates: list[SweepResult] = []
     for i, fate in enumerate(sweep(paths, limits=Limits(args.timeout, args.memory),
                                    playouts=args.playouts, max_steps=args.max_steps,
-                                   seed=args.seed, strict=not args.lenient,
+                                   seed=args.seed, strict=args.strict,
                                    instantiation=args.instantiate,
                                    check_limits=Limits(args.check_timeout, args.memory)
                                    if args.check_timeout else None)):

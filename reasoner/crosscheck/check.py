@@ -117,7 +117,11 @@ def _play(ours: Side, theirs: Side, playout: int, rng: random.Random, max_steps:
             if legal[role] != their_legal[role]:
                 return visited, differ(f"legal moves of {role}", legal[role], their_legal[role])
         if not all(legal[role] for role in roles):
-            return visited, None  # a role without moves: the game's defect, not ours to judge
+            # A role without moves: the game's defect, not ours to judge; the playout ends.
+            if record is not None:
+                write_step(record, playout, len(moves), state, False, legal,
+                           {r: None for r in roles}, None)
+            return visited, None
         joint = pick_joint(rng, [sorted(legal[role]) for role in roles])
         if record is not None:
             write_step(record, playout, len(moves), state, False, legal,
@@ -184,9 +188,14 @@ def compare_supersets(ours: Mapping[str, frozenset[str]],
 def compare_trace(ours: Side, header: TraceHeader, steps: Iterator[TraceStep]) -> CrossCheck:
     """Replay a trace's joint moves in our reasoner and check every line of it.
 
+    A playout ends at a terminal state, or at a state where the trace lists no legal move
+    for some role and no joint move: there the legal moves of every role are compared as
+    anywhere else (both sides must find that role without a move).
+
     Raises:
         TraceError: the trace is malformed (naming the line), including a joint move that
-            is not legal in our reasoner (then the trace is compared up to there).
+            is not legal in our reasoner (then the trace is compared up to there), and a
+            playout that goes on after its last step.
     """
     start = time.perf_counter()
     result = CrossCheck()
@@ -203,10 +212,16 @@ def compare_trace(ours: Side, header: TraceHeader, steps: Iterator[TraceStep]) -
     state = init
     moves: list[tuple[str, ...]] = []
     expected_step = 0
+    ended: TraceStep | None = None  # the current playout's last step, once seen
     for step in steps:
         if step.playout != current_playout:
             current_playout, state, moves, expected_step = step.playout, init, [], 0
+            ended = None
             result.playouts += 1
+        if ended is not None:
+            why = "terminal" if ended.terminal else "a role has no legal move there"
+            raise TraceError(f"line {step.line}: playout {step.playout} goes on after its "
+                             f"last step {ended.step} on line {ended.line} ({why})")
         if step.step != expected_step:
             raise TraceError(f"line {step.line}: step {step.step} of playout {step.playout} "
                              f"should be step {expected_step}")
@@ -229,6 +244,7 @@ def compare_trace(ours: Side, header: TraceHeader, steps: Iterator[TraceStep]) -
                                              [] if step.goals[mismatch] is None
                                              else [step.goals[mismatch]])
                 break
+            ended = step
             continue
         legal = ours.legal(state)
         mismatch = next((r for r in roles if legal[r] != step.legal[r]), None)
@@ -236,7 +252,9 @@ def compare_trace(ours: Side, header: TraceHeader, steps: Iterator[TraceStep]) -
             result.disagreement = _at(at, f"legal moves of {mismatch}", legal[mismatch],
                                          step.legal[mismatch])
             break
-        assert step.joint is not None  # read_trace checks it
+        if step.joint is None:  # read_trace allows it only where a role has no legal move
+            ended = step
+            continue
         for role, move in zip(roles, step.joint, strict=True):
             if move not in legal[role]:
                 raise TraceError(f"line {step.line}: the joint move plays {move} for {role}, "

@@ -13,8 +13,15 @@ then one line per visited state::
 
 Every fluent and move is GDL text in lower case with single spaces; lists are sorted;
 ``joint`` holds the chosen move of each role in role order (absent or null in a terminal
-state); ``goals`` holds each role's value where one is defined (null where not). Steps of a
-playout are numbered from 0 (the initial state) and follow each other.
+state, and in a state where some role has no legal move: an empty list, which ends the
+playout there); ``goals`` holds each role's value where one is defined (null where not).
+Steps of a playout are numbered from 0 (the initial state) and follow each other.
+
+Texts written by other reasoners are read as GDL terms and printed back, so a trace of
+GGP-Base, which writes a zero-arity term as ``(p)``, compares as it means: ``(p)`` is ``p``
+at any depth (``(cell (a) 1 b)`` is ``(cell a 1 b)``, SPEC section 1), and spacing does not
+matter. Case is kept: a reasoner that reads names case-sensitively is compared as it wrote
+them.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from reasoner.errors import ReasonerError
+from reasoner.errors import GdlSyntaxError, ReasonerError
+from reasoner.gdl.parser import parse_term
 
 __all__ = ["TraceError", "TraceHeader", "TraceStep", "read_trace", "write_header",
            "write_step"]
@@ -52,6 +60,7 @@ class TraceStep:
     terminal: bool
     legal: dict[str, frozenset[str]]
     goals: dict[str, int | None]
+    # None in a terminal state, and where a role has no legal move: the playout's last step.
     joint: tuple[str, ...] | None
 
 
@@ -73,10 +82,29 @@ def write_step(out: TextIO, playout: int, step: int, state: Iterable[str], termi
     out.write(json.dumps(record) + "\n")
 
 
-def _strings(value: object, what: str, line: int) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TraceError(f"line {line}: {what} must be a list of GDL texts")
-    return value
+class _Texts:
+    """Reads GDL texts of a trace as terms and prints them back (remembering each: the same
+    fluents recur from state to state)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, str] = {}
+
+    def text(self, text: str, what: str, line: int) -> str:
+        found = self._seen.get(text)
+        if found is None:
+            try:
+                found = str(parse_term(text, case_sensitive=True))
+            except GdlSyntaxError as error:
+                raise TraceError(f"line {line}: {what}: {text!r} is not a GDL term: "
+                                 f"{error.message}") from None
+            self._seen[text] = found
+        return found
+
+    def texts(self, value: object, what: str, line: int) -> list[str]:
+        """A list of GDL texts, each as printed from its term."""
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise TraceError(f"line {line}: {what} must be a list of GDL texts")
+        return [self.text(v, what, line) for v in value]
 
 
 def read_trace(path: Path) -> tuple[TraceHeader, Iterator[TraceStep]]:
@@ -94,12 +122,17 @@ def read_trace(path: Path) -> tuple[TraceHeader, Iterator[TraceStep]]:
     if header_record.get("type") != "header":
         handle.close()
         raise TraceError('line 1: the first line must be the header {"type": "header", ...}')
-    roles = tuple(_strings(header_record.get("roles"), "roles", 1))
-    if not roles:
+    texts = _Texts()
+    try:
+        roles = tuple(texts.texts(header_record.get("roles"), "roles", 1))
+        if not roles:
+            raise TraceError("line 1: the header names no roles")
+        header = TraceHeader(roles, frozenset(texts.texts(header_record.get("init"), "init",
+                                                          1)))
+    except TraceError:
         handle.close()
-        raise TraceError("line 1: the header names no roles")
-    header = TraceHeader(roles, frozenset(_strings(header_record.get("init"), "init", 1)))
-    return header, _steps(handle, roles)
+        raise
+    return header, _steps(handle, roles, texts)
 
 
 def _record(text: str, line: int) -> dict[str, Any]:
@@ -112,7 +145,7 @@ def _record(text: str, line: int) -> dict[str, Any]:
     return value
 
 
-def _steps(handle: TextIO, roles: tuple[str, ...]) -> Iterator[TraceStep]:
+def _steps(handle: TextIO, roles: tuple[str, ...], texts: _Texts) -> Iterator[TraceStep]:
     with handle:
         for line, text in enumerate(handle, start=2):
             if not text.strip():
@@ -128,8 +161,10 @@ def _steps(handle: TextIO, roles: tuple[str, ...]) -> Iterator[TraceStep]:
             goals_record = record.get("goals", {})
             if not isinstance(legal_record, dict) or not isinstance(goals_record, dict):
                 raise TraceError(f"line {line}: legal and goals must be objects keyed by role")
-            legal = {role: frozenset(_strings(legal_record.get(role, []), f"legal.{role}",
-                                              line)) for role in roles}
+            legal_record = {texts.text(k, "legal", line): v for k, v in legal_record.items()}
+            goals_record = {texts.text(k, "goals", line): v for k, v in goals_record.items()}
+            legal = {role: frozenset(texts.texts(legal_record.get(role, []),
+                                                 f"legal.{role}", line)) for role in roles}
             goals: dict[str, int | None] = {}
             for role in roles:
                 value = goals_record.get(role)
@@ -139,12 +174,13 @@ def _steps(handle: TextIO, roles: tuple[str, ...]) -> Iterator[TraceStep]:
             joint_record = record.get("joint")
             joint = None
             if joint_record is not None:
-                joint = tuple(_strings(joint_record, "joint", line))
+                joint = tuple(texts.texts(joint_record, "joint", line))
                 if len(joint) != len(roles):
                     raise TraceError(f"line {line}: joint needs one move per role "
                                      f"({len(roles)}), has {len(joint)}")
-            elif not terminal:
-                raise TraceError(f"line {line}: a non-terminal state needs its joint move")
-            yield TraceStep(line, playout, step, frozenset(_strings(record.get("state"),
-                                                                     "state", line)),
+            elif not terminal and all(legal.values()):
+                raise TraceError(f"line {line}: a non-terminal state needs its joint move "
+                                 "(unless a role has no legal move there)")
+            yield TraceStep(line, playout, step, frozenset(texts.texts(record.get("state"),
+                                                                       "state", line)),
                             terminal, legal, goals, joint)

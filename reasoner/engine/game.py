@@ -98,15 +98,18 @@ class Game:
     # -- construction --------------------------------------------------------------------
 
     @classmethod
-    def from_gdl(cls, text: str, *, case_sensitive: bool = False, strict: bool = True,
+    def from_gdl(cls, text: str, *, case_sensitive: bool = False, strict: bool = False,
                  limits: Limits | None = None, backend: Backend | str = Backend.AUTO) -> Game:
         """Parse, validate, translate and ground a game.
 
         Args:
             text: GDL rules.
             case_sensitive: Read names case-sensitively (GGP-Base's reading).
-            strict: Reject a name used with two arities instead of reading them as two
-                symbols.
+            strict: Refuse what the default reading takes with a warning in
+                :attr:`warnings` (a name used with two arities, read as two symbols; a
+                connective's name inside a term, read as a function symbol; an old flat
+                ``(base cell 1 2)``, read as ``(base (cell 1 2))``), as the GDL
+                specification does; see :mod:`reasoner.gdl.validation`.
             limits: Time and memory bounds for loading. The load is first tried in a
                 bounded child process (clingo's grounder cannot be interrupted), and only
                 a load that fits is repeated here, so a bound costs one extra load.
@@ -140,7 +143,7 @@ class Game:
 
     @classmethod
     def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
-                         strict: bool = True, parse_ms: float = 0.0,
+                         strict: bool = False, parse_ms: float = 0.0,
                          backend: Backend | str = Backend.AUTO) -> Game:
         """Validate, translate and ground an already parsed game (see :meth:`from_gdl`)."""
         t1 = time.perf_counter()
@@ -170,7 +173,7 @@ class Game:
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
-                  strict: bool = True, limits: Limits | None = None,
+                  strict: bool = False, limits: Limits | None = None,
                   backend: Backend | str = Backend.AUTO) -> Game:
         """Load a game from a ``.kif`` file (UTF-8; undecodable bytes are replaced).
 

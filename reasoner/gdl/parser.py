@@ -5,6 +5,23 @@ Accepts GDL as real files write it: any case (names are lower-cased unless
 parentheses, function terms nested to any depth, and zero-arity atoms with or without
 parentheses (``terminal`` and ``(terminal)`` are the same atom).
 
+Two readings of what old or foreign files write, both unambiguous:
+
+* Inside a term, ``not``, ``or`` and ``distinct`` are names like any other: in
+  ``(contains 1 (not 18))`` (how the SAT and QBF games of Dresden's game server list their
+  clauses) ``(not 18)`` is a function term, not a negation, as an argument position holds
+  terms only. (Validation warns about it, and refuses it when validating strictly.) ``<=``
+  is never a term.
+* ``base`` with more than one argument and ``input`` with more than two, as old files write
+  ``(base cell 1 2)`` and ``(input robot move 1 2)``, declare the fluent ``(cell 1 2)`` and
+  the move ``(move 1 2)``: the arguments from the fluent's (or the move's) name on are
+  wrapped into one term. This reading is taken for a relation (say ``base/3``) only when
+  every one of its atoms, in heads and bodies, has a constant in that place, so that a
+  game's own relation of that name and arity that is no declaration keeps its meaning (it is
+  then validated as an ordinary relation). Each wrapping is noted in
+  :attr:`~reasoner.gdl.syntax.GameDescription.readings`, which validation reports as a
+  warning (or refuses, when strict).
+
 >>> term = parse_term("(Mark 1 ?X)")
 >>> term
 Function(name='mark', args=(Constant(name='1'), Variable(name='x')))
@@ -19,8 +36,10 @@ from __future__ import annotations
 
 import bisect
 import gc
+import itertools
 import re
 import sys
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from reasoner.errors import GdlSyntaxError, UnsupportedGdlError
@@ -34,6 +53,7 @@ from reasoner.gdl.syntax import (
     Not,
     Or,
     Position,
+    Reading,
     Rule,
     Term,
     Variable,
@@ -42,6 +62,10 @@ from reasoner.gdl.syntax import (
 __all__ = ["parse_game", "parse_gdl", "parse_term", "parse_terms"]
 
 _CONNECTIVES = frozenset({"<=", "not", "distinct", "or"})
+# Where a term stands, only the rule arrow is refused: the other connectives are names there.
+_NOT_A_TERM = frozenset({"<="})
+# Declarations that old files write flat, and where the declared term starts.
+_DECLARATIONS = {"base": 0, "input": 1}
 # Deeper nesting is refused with a clear error; the recursion limit below covers it.
 MAX_DEPTH = 1024
 _RECURSION_LIMIT = 20 * MAX_DEPTH
@@ -131,6 +155,8 @@ def _read_sexprs(text: str) -> list[_SExpr]:
 class _Converter:
     def __init__(self, case_sensitive: bool) -> None:
         self._case_sensitive = case_sensitive
+        # Set when an atom looks like an old flat declaration such as (base cell 1 2).
+        self.flat_declarations = False
 
     def name(self, token: _Token) -> str:
         return token.text if self._case_sensitive else token.text.lower()
@@ -155,12 +181,12 @@ class _Converter:
                 if len(text) == 1:
                     raise self._error("a lone '?' is not a variable name", node.pos)
                 return Variable(text[1:], node.pos)
-            if text in _CONNECTIVES:
+            if text in _NOT_A_TERM:
                 raise self._error(f"'{text}' cannot be used as a term", node.pos)
             return Constant(text, node.pos)
         head = self._head_token(node, "a function term")
         name = self.name(head)
-        if name in _CONNECTIVES:
+        if name in _NOT_A_TERM:
             raise self._error(f"'{name}' cannot be used as a function symbol", head.pos)
         if len(node.items) == 1:
             # (f) is the constant f, as zero-arity atoms are the same with or without parens.
@@ -179,6 +205,9 @@ class _Converter:
         name = self.name(head)
         if name in _CONNECTIVES:
             raise self._error(f"'{name}' cannot stand as {what} here", head.pos)
+        start = _DECLARATIONS.get(name)
+        if start is not None and len(node.items) > start + 2:
+            self.flat_declarations = True
         return Atom(name, tuple(self.term(item) for item in node.items[1:]), node.pos)
 
     def literal(self, node: _SExpr) -> Literal:
@@ -232,10 +261,77 @@ def parse_game(text: str, *, case_sensitive: bool = False) -> GameDescription:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return GameDescription(tuple(converter.rule(node) for node in _read_sexprs(text)))
+        rules = tuple(converter.rule(node) for node in _read_sexprs(text))
+        if converter.flat_declarations:
+            return _read_flat_declarations(rules)
+        return GameDescription(rules)
     finally:
         if collecting:
             gc.enable()
+
+
+def _atoms(literal: Literal) -> Iterator[Atom]:
+    if isinstance(literal, Atom):
+        yield literal
+    elif isinstance(literal, Not):
+        yield from _atoms(literal.literal)
+    elif isinstance(literal, Or):
+        for disjunct in literal.disjuncts:
+            yield from _atoms(disjunct)
+
+
+def _wrapped(atom: Atom, start: int) -> Atom:
+    """``(base cell 1 2)`` as ``(base (cell 1 2))`` (``start``: where the term starts)."""
+    name = atom.args[start]
+    assert isinstance(name, Constant)
+    declared = Function(name.name, atom.args[start + 1:], name.pos)
+    return Atom(atom.name, (*atom.args[:start], declared), atom.pos)
+
+
+def _rewrite_atom(atom: Atom, wrap: dict[tuple[str, int], int]) -> Atom:
+    start = wrap.get(atom.signature)
+    return atom if start is None else _wrapped(atom, start)
+
+
+def _rewrite(literal: Literal, wrap: dict[tuple[str, int], int]) -> Literal:
+    if isinstance(literal, Atom):
+        return _rewrite_atom(literal, wrap)
+    if isinstance(literal, Not):
+        return Not(_rewrite(literal.literal, wrap), literal.pos)
+    if isinstance(literal, Or):
+        return Or(tuple(_rewrite(d, wrap) for d in literal.disjuncts), literal.pos)
+    return literal
+
+
+def _read_flat_declarations(rules: tuple[Rule, ...]) -> GameDescription:
+    """Read old flat ``base`` and ``input`` atoms as declarations of one term each, where
+    every atom of the relation allows it (see the module docstring)."""
+    found: dict[tuple[str, int], list[tuple[Atom, Rule]]] = {}
+    for rule in rules:
+        for atom in itertools.chain([rule.head], *map(_atoms, rule.body)):
+            start = _DECLARATIONS.get(atom.name)
+            if start is not None and atom.arity > start + 1:
+                found.setdefault(atom.signature, []).append((atom, rule))
+    wrap: dict[tuple[str, int], int] = {}
+    readings: list[Reading] = []
+    for signature, uses in found.items():
+        start = _DECLARATIONS[signature[0]]
+        if not all(isinstance(atom.args[start], Constant) for atom, _ in uses):
+            continue
+        wrap[signature] = start
+        atom, rule = uses[0]
+        what = "fluent" if signature[0] == "base" else "move"
+        readings.append(Reading(
+            f"'{signature[0]}' with {signature[1]} arguments (an old file's flat "
+            f"declaration) read as declaring one {what}: {atom} as {_wrapped(atom, start)}",
+            rule))
+    if not wrap:
+        return GameDescription(rules)
+    return GameDescription(
+        tuple(Rule(_rewrite_atom(rule.head, wrap),
+                   tuple(_rewrite(literal, wrap) for literal in rule.body), rule.pos)
+              for rule in rules),
+        tuple(readings))
 
 
 def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:

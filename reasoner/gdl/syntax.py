@@ -22,6 +22,7 @@ __all__ = [
     "Not",
     "Or",
     "Position",
+    "Reading",
     "Rule",
     "Term",
     "Variable",
@@ -161,11 +162,22 @@ class Rule:
         return "(<= " + " ".join([str(self.head), *map(str, self.body)]) + ")"
 
 
+class Reading(NamedTuple):
+    """How the parser read something that the GDL specification does not allow but that an
+    old file writes unambiguously (see :mod:`reasoner.gdl.parser`): the message, and the
+    rule as written."""
+
+    message: str
+    rule: Rule
+
+
 @dataclass(frozen=True, slots=True)
 class GameDescription:
-    """A whole game: its rules in source order."""
+    """A whole game: its rules in source order (as read), and the parser's notes on what it
+    read in another way than written (no part of equality: the printed game reads alike)."""
 
     rules: tuple[Rule, ...]
+    readings: tuple[Reading, ...] = field(default=(), compare=False)
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)

@@ -2,15 +2,31 @@
 
 Errors (raised as :class:`GdlValidationError`, naming the rule and its line:column):
 GDL-II constructs (checked first, so a GDL-II game is always reported as such), safety, the
-recursion restriction, the restrictions on the GDL keywords, one arity per relation and per
-function symbol, integer goal values in 0..100. Returned as warnings: negation through
-recursion between relations (several ggp.org games write ``(<= (goal r 100) (not (goal r
-0)))``, stratified on the ground level, which the engine checks), a role named ``random``,
-and, when validating leniently, names used with two arities.
+recursion restriction, the restrictions on the GDL keywords, integer goal values in 0..100.
+Returned as warnings: negation through recursion between relations (several ggp.org games
+write ``(<= (goal r 100) (not (goal r 0)))``, stratified on the ground level, which the
+engine checks), a role named ``random``, and a keyword's name used as a function symbol
+(``(holds (true x))``: a term, as an argument position holds terms only).
+
+What real game servers ran, and GGP-Base reads, is read by default, each with a warning that
+says what was read how, for the reading is unambiguous:
+
+* a name used with two arities (``next/1`` and a successor relation ``next/2`` in
+  ``libgdl/kono.kif``) is two different symbols; a GDL keyword with another arity than its
+  own is an ordinary relation;
+* ``not``, ``or`` and ``distinct`` inside a term (``(contains 1 (not 18))``, as the SAT and
+  QBF games of Dresden's game server list their clauses) are function symbols or constants;
+* ``base`` and ``input`` written flat by old files, ``(base cell 1 2)``, declare one term,
+  ``(base (cell 1 2))``, as the parser reads them (see :mod:`reasoner.gdl.parser`).
+
+``strict=True`` refuses all three, as the GDL specification and GGP-Base's validator do.
+Unsafe rules, negation through recursion that the ground program does not stratify, and
+GDL-II are refused either way.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +35,7 @@ from reasoner.errors import GdlValidationError, UnsupportedGdlError
 from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
+    GDL_KEYWORDS,
     Atom,
     Constant,
     Distinct,
@@ -46,6 +63,8 @@ _ARITIES = {
     "role": 1, "init": 1, "true": 1, "does": 2, "next": 1, "legal": 2, "goal": 2,
     "terminal": 0, "base": 1, "input": 2, "sees": 2,
 }  # fmt: skip
+# Connectives, which a term may use as names only when not validating strictly.
+_CONNECTIVES = frozenset({"not", "or", "distinct"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +129,8 @@ def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
                 raise _error(rule, message)
             if atom.signature not in reported:
                 reported.add(atom.signature)
-                warnings.append(Warning(f"{message}; read as an ordinary relation in "
-                                        f"{_describe(rule)}", rule.pos))
+                warnings.append(Warning(f"{message}, in {_describe(rule)}; read as an "
+                                        f"ordinary relation {atom.name}/{atom.arity}", rule.pos))
     head = rule.head
     if head.name in _BODY_ONLY and _is_keyword(head):
         raise _error(rule, f"'{head.name}' may only appear in rule bodies")
@@ -123,6 +142,49 @@ def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
     for atom in atoms[1:]:
         if atom.name in _HEAD_ONLY and _is_keyword(atom):
             raise _error(rule, f"'{atom.name}' may only appear in rule heads")
+
+
+def _names(term: Term) -> Iterator[Constant | Function]:
+    """Every constant and function term inside a term, outermost first."""
+    if isinstance(term, Function):
+        yield term
+        for arg in term.args:
+            yield from _names(arg)
+    elif isinstance(term, Constant):
+        yield term
+
+
+def _check_term_names(rule: Rule, strict: bool, warnings: list[Warning],
+                      reported: set[str]) -> None:
+    """Keywords' names inside terms: function symbols (or constants), with a warning once
+    per name; connectives are refused there when strict."""
+    def holders(literal: Literal) -> Iterator[tuple[Atom | Distinct, tuple[Term, ...]]]:
+        if isinstance(literal, Atom):
+            yield literal, literal.args
+        elif isinstance(literal, Distinct):
+            yield literal, (literal.left, literal.right)
+        elif isinstance(literal, Not):
+            yield from holders(literal.literal)
+        else:
+            for disjunct in literal.disjuncts:
+                yield from holders(disjunct)
+
+    for atom, args in itertools.chain(holders(rule.head), *map(holders, rule.body)):
+        for arg in args:
+            for term in _names(arg):
+                name = term.name
+                if name not in _CONNECTIVES and (isinstance(term, Constant)
+                                                 or name not in GDL_KEYWORDS):
+                    continue
+                what = "a function symbol" if isinstance(term, Function) else "a constant"
+                if strict and name in _CONNECTIVES:
+                    raise _error(rule, f"the connective '{name}' is used as {what} in {atom} "
+                                 "(refused when reading strictly)")
+                if name not in reported:
+                    reported.add(name)
+                    warnings.append(Warning(
+                        f"read '{name}' in {atom} as {what} (a keyword's name inside a term "
+                        "is data, not a literal)", atom.pos if atom.pos.line else rule.pos))
 
 
 def _check_goal_value(rule: Rule) -> None:
@@ -179,12 +241,14 @@ class _Arities:
             message = (f"{kind} '{name}' is used with {arity} argument(s) here but with "
                        f"{seen[0]} in the rule at {seen[1].pos}")
             if self._strict:
-                raise _error(rule, message + " (load leniently to read them as different "
+                raise _error(rule, message + " (the default reading takes them as different "
                              "symbols)")
             if (kind, name) not in self._reported:
                 self._reported.add((kind, name))
-                self._warnings.append(Warning(f"{message} in {_describe(rule)}; read as "
-                                              "different symbols", rule.pos))
+                self._warnings.append(Warning(
+                    f"{kind} '{name}' is used with {arity} argument(s) in {_describe(rule)} "
+                    f"but with {seen[0]} in the rule at {seen[1].pos}; read as different "
+                    f"symbols, {kind}s {name}/{seen[0]} and {name}/{arity}", rule.pos))
 
     def rule(self, rule: Rule) -> None:
         atoms = [rule.head]
@@ -211,13 +275,14 @@ def _reaches(graph: dict[Signature, set[Signature]], start: Signature) -> set[Si
     return seen
 
 
-def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
+def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
     """Check a game; raise on the first error, return warnings.
 
     Args:
         game: The parsed game.
-        strict: Reject a name used with two arities (the GDL specification and GGP-Base's
-            validator do). Lenient validation warns and reads them as different symbols.
+        strict: Reject what the default reading takes with a warning (see the module
+            docstring): a name used with two arities, a connective inside a term, a flat
+            ``base`` or ``input``. The GDL specification and GGP-Base's validator do.
 
     Raises:
         UnsupportedGdlError: for GDL-II constructs.
@@ -225,6 +290,7 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
     """
     warnings: list[Warning] = []
     reported: set[tuple[str, int]] = set()
+    reported_names: set[str] = set()
     arities = _Arities(strict, warnings)
     roles: list[Rule] = []
     graph: dict[Signature, set[Signature]] = defaultdict(set)
@@ -236,8 +302,13 @@ def validate(game: GameDescription, *, strict: bool = True) -> list[Warning]:
         ):
             raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
                          UnsupportedGdlError)
+    for reading in game.readings:
+        if strict:
+            _check_keywords(reading.rule, strict, warnings, reported)  # raises
+        warnings.append(Warning(reading.message, reading.rule.pos))
     for rule in game.rules:
         _check_keywords(rule, strict, warnings, reported)
+        _check_term_names(rule, strict, warnings, reported_names)
         arities.rule(rule)
         _check_goal_value(rule)
         if rule.head.name == "role" and _is_keyword(rule.head):

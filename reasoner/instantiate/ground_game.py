@@ -73,7 +73,7 @@ def _silent(name: str) -> None:
     del name
 
 
-def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = True,
+def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = False,
                 inline_aux: bool = False, phase: Phase = _silent) -> InstantiatedGame:
     """Instantiate a GDL game.
 

@@ -17,7 +17,7 @@ from reasoner.gdl.validation import validate
 __all__ = ["AtomSuperset", "description_supersets", "supersets"]
 
 
-def supersets(text: str, *, case_sensitive: bool = False, strict: bool = True) -> AtomSuperset:
+def supersets(text: str, *, case_sensitive: bool = False, strict: bool = False) -> AtomSuperset:
     """Every fluent, move and auxiliary atom of a GDL game that could ever hold.
 
     Raises:

@@ -103,7 +103,7 @@ class ReferenceSolver:
             ReferenceFailure: as for the constructor.
         """
         description = parse_gdl(text, case_sensitive=case_sensitive)
-        validate(description, strict=True)
+        validate(description)
         solver = cls(description, timeout=timeout, swipl=swipl)
         solver._case_sensitive = case_sensitive
         return solver

@@ -39,12 +39,16 @@ class LoadedGame:
     game: Game
 
 
-def game_id(canonical_gdl: str, case_sensitive: bool, lenient: bool,
+def game_id(canonical_gdl: str, case_sensitive: bool, strict: bool = False,
             backend: str = "auto") -> str:
     """The content hash that names a game (with its load options: the same game on two
     backends is two games, as their seeded playouts differ)."""
     digest = hashlib.sha256()
-    options = f"case_sensitive={case_sensitive} lenient={lenient}"
+    # "lenient=False" named the default reading when the default was strict; it still names
+    # the default, which reads every game that the strict reading takes alike, so that the
+    # ids of those games stay as they were.
+    options = f"case_sensitive={case_sensitive} " + ("strict=True" if strict
+                                                     else "lenient=False")
     if backend != "auto":
         options += f" backend={backend}"
     digest.update(f"gdl-reasoner/v1 {options}\n".encode())
@@ -69,12 +73,13 @@ class GameRegistry:
         # One lock per id being loaded, so that concurrent loads of one game ground it once.
         self._loading: dict[str, threading.Lock] = {}
 
-    def load(self, text: str, *, case_sensitive: bool = False, lenient: bool = False,
+    def load(self, text: str, *, case_sensitive: bool = False, strict: bool = False,
              seconds: float | None = None,
              backend: str = "auto") -> tuple[LoadedGame, bool]:
         """Load a game (or find it loaded); returns it and whether it was already loaded.
 
-        ``seconds`` shortens the time bound for this load (a request's deadline).
+        ``seconds`` shortens the time bound for this load (a request's deadline); ``strict``
+        refuses what the default reading takes with a warning (see :meth:`Game.from_gdl`).
 
         Raises:
             GdlError: the text is not valid GDL.
@@ -86,7 +91,7 @@ class GameRegistry:
         start = time.perf_counter()
         description = parse_gdl(text, case_sensitive=case_sensitive)
         parse_ms = (time.perf_counter() - start) * 1e3
-        ident = game_id(print_game(description), case_sensitive, lenient, backend)
+        ident = game_id(print_game(description), case_sensitive, strict, backend)
         with self._lock:
             found = self._touch(ident)
             if found is not None:
@@ -99,7 +104,7 @@ class GameRegistry:
                     if found is not None:
                         return found, True
                 try:
-                    self.bounded(_bounded_probe, (text, case_sensitive, not lenient, backend),
+                    self.bounded(_bounded_probe, (text, case_sensitive, strict, backend),
                                  seconds)
                 except ResourceLimitError as error:
                     # Name the relation that grew, unless the bound was the request's own
@@ -110,7 +115,7 @@ class GameRegistry:
                     raise explain_overrun(error, text, limits,
                                           case_sensitive=case_sensitive) from None
                 game = Game.from_description(description, case_sensitive=case_sensitive,
-                                             strict=not lenient, parse_ms=parse_ms,
+                                             strict=strict, parse_ms=parse_ms,
                                              backend=backend)
                 loaded = LoadedGame(ident, game)
                 with self._lock:

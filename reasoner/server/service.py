@@ -155,10 +155,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"unknown backend {backend!r}; the backends are "
                                f"{', '.join(BACKENDS)}")
+        # The default reading takes what it can read unambiguously, with warnings (see
+        # reasoner.gdl.validation); options.lenient, which asked for it, is that default now.
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
-            lenient=request.options.lenient, seconds=context.time_remaining(),
-            backend=backend)
+            seconds=context.time_remaining(), backend=backend)
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
@@ -306,7 +307,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Translate(self, request: pb.TranslateRequest,
                   context: grpc.ServicerContext) -> pb.TranslateResponse:
         description = parse_gdl(request.gdl, case_sensitive=request.options.case_sensitive)
-        warnings = validate(description, strict=not request.options.lenient)
+        warnings = validate(description)  # the default reading, as LoadGame's
         translation = translate(description)
         return pb.TranslateResponse(
             program=translation.game_program,
