@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 
 import clingo
 
-from reasoner.asp.encoding import constant_text
+from reasoner.asp.encoding import constant_text, predicate_name
 from reasoner.asp.superset import Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
-from reasoner.asp.translate import Translation
+from reasoner.asp.translate import NEXT_SUFFIX, Translation
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import GdlValidationError
@@ -31,8 +31,11 @@ __all__ = ["PositionMachine"]
 
 _CACHE_SIZE = 65536
 _SHOW_POSITION = "\n#show legal/2.\n#show terminal/0.\n#show goal/2.\n"
-_SHOW_SUCCESSOR = "\n#show next/1.\n"
 _SHOW_INIT = "\n#show init/1.\n"
+# The successor's own legal, terminal and goal in the step program.
+_LEGAL, _TERMINAL, _GOAL = (predicate_name(name + NEXT_SUFFIX)
+                            for name in ("legal", "terminal", "goal"))
+_SHOW_STEP = f"\n#show next/1.\n#show {_LEGAL}/2.\n#show {_TERMINAL}/0.\n#show {_GOAL}/2.\n"
 
 
 class PositionMachine:
@@ -58,7 +61,7 @@ class PositionMachine:
         self._fluent_facts = tuple(f"true({sym})." for sym in self.fluent_symbols)
         self._move_facts = tuple(f"does({r},{m})." for _, r, m in moves)
         self._position = translation.position_program + _SHOW_POSITION
-        self._successor = translation.successor_program + _SHOW_SUCCESSOR
+        self._step = translation.step_program + _SHOW_STEP
         self._lock = threading.Lock()
         self._cache: dict[int, StateInfo] = {}
         self.ground_atom_count = 0
@@ -75,20 +78,63 @@ class PositionMachine:
         cached = self._cache.get(bits)
         if cached is not None:
             return cached
+        _, info = self._decode(self._model(self._position, self._facts(bits)),
+                               ("legal", "terminal", "goal"))
+        self._remember(bits, info)
+        return info
+
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+        """The state's own info (with ``current``), its successor under ``joint`` (one
+        move id per role) and the successor's info."""
+        info = self.info(bits) if current else None
+        facts = self._facts(bits) + "\n".join(self._move_facts[m] for m in joint)
+        following, next_info = self._decode(self._model(self._step, facts),
+                                            (_LEGAL, _TERMINAL, _GOAL))
+        self._remember(following, next_info)
+        return info, following, next_info
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
+        """Seeded random playouts from ``bits``, one after another (see
+        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
+                                     record, check)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _remember(self, bits: int, info: StateInfo) -> None:
+        with self._lock:
+            if len(self._cache) >= _CACHE_SIZE:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[bits] = info
+
+    def _decode(self, symbols: Sequence[clingo.Symbol],
+                names: tuple[str, str, str]) -> tuple[int, StateInfo]:
+        """The fluents of ``next`` atoms as bits, and the legal, terminal and goal atoms
+        (named ``names``) as a state's info."""
+        legal_name, terminal_name, _ = names
         n_roles = len(self.roles)
         legal: list[list[int]] = [[] for _ in range(n_roles)]
         goals: list[list[int]] = [[] for _ in range(n_roles)]
         terminal = False
-        move_index, role_index = self._move_index, self._role_index
-        for symbol in self._model(self._position, self._facts(bits)):
+        following = 0
+        move_index, role_index, fluent_index = (self._move_index, self._role_index,
+                                                self._fluent_index)
+        for symbol in symbols:
             name = symbol.name
-            if name == "legal":
+            if name == "next":
+                index = fluent_index.get(symbol.arguments[0])
+                if index is None:
+                    raise AssertionError(f"fluent {symbol} is outside the superset")
+                following |= 1 << index
+            elif name == legal_name:
                 role, move = symbol.arguments
                 index = move_index.get((role, move))
                 if index is None:
                     raise AssertionError(f"legal move {symbol} is outside the superset")
                 legal[self.move_role[index]].append(index)
-            elif name == "terminal":
+            elif name == terminal_name:
                 terminal = True
             else:
                 role, value = symbol.arguments
@@ -100,37 +146,8 @@ class PositionMachine:
                         f"goal value {symbol_to_gdl(value)} of role {symbol_to_gdl(role)} "
                         "is not an integer in 0..100")
                 goals[number].append(value.number)
-        info = StateInfo(tuple(tuple(sorted(x)) for x in legal), terminal,
-                         tuple(tuple(sorted(x)) for x in goals))
-        with self._lock:
-            if len(self._cache) >= _CACHE_SIZE:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[bits] = info
-        return info
-
-    def transition(self, bits: int, joint: tuple[int, ...],
-                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
-        """The state's own info (with ``current``), its successor under ``joint`` (one
-        move id per role) and the successor's info."""
-        facts = self._facts(bits) + "\n".join(self._move_facts[m] for m in joint)
-        following = 0
-        fluent_index = self._fluent_index
-        for symbol in self._model(self._successor, facts):
-            index = fluent_index.get(symbol.arguments[0])
-            if index is None:
-                raise AssertionError(f"fluent {symbol} is outside the superset")
-            following |= 1 << index
-        info = self.info(bits) if current else None
-        return info, following, self.info(following)
-
-    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
-                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
-        """Seeded random playouts from ``bits``, one after another (see
-        :func:`reasoner.engine.walk.simulate_sequentially`)."""
-        return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
-                                     record, check)
-
-    # -- internals -----------------------------------------------------------------------
+        return following, StateInfo(tuple(tuple(sorted(x)) for x in legal), terminal,
+                                    tuple(tuple(sorted(x)) for x in goals))
 
     def _facts(self, bits: int) -> str:
         facts = self._fluent_facts

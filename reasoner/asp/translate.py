@@ -36,7 +36,7 @@ from reasoner.gdl.syntax import (
 )
 from reasoner.gdl.unfolding import unfold
 
-__all__ = ["Translation", "translate"]
+__all__ = ["NEXT_SUFFIX", "Translation", "translate"]
 
 Signature = tuple[str, int]
 _NEXT_LAYER = "_n_"
@@ -153,6 +153,10 @@ class Translation:
     position_program: str = ""
     successor_program: str = ""
     init_program: str = ""
+    # The successor program together with the position program read from next(F): one
+    # grounding yields the successor and what it answers (relations renamed "legal next",
+    # see NEXT_SUFFIX).
+    step_program: str = ""
 
 
 def translate(game: GameDescription, *, unfold_calls: bool = True,
@@ -212,6 +216,9 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
                 relaxed_flats.append(_positive(flat))
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]
+    position = demand_rules(flats, queries=[("legal", 2), ("terminal", 0), ("goal", 2)],
+                            base=_BASE)
+    successor = demand_rules(flats, queries=[("next", 1)], base=_BASE)
     if relaxed_flats:
         # Reachability asks for every init, next and legal, each helper only as far as
         # they call it (see reasoner.gdl.demand).
@@ -229,9 +236,10 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             for name, arity in (("legal", 2), ("terminal", 0), ("goal", 2))
         },
         counted=tuple(counted) if count_instances else (),
-        position_program=_demand_program(flats, [("legal", 2), ("terminal", 0), ("goal", 2)]),
-        successor_program=_demand_program(flats, [("next", 1)]),
-        init_program=_demand_program(flats, [("init", 1)]),
+        position_program=_demand_program(position),
+        successor_program=_demand_program(successor),
+        init_program=_demand_program(demand_rules(flats, queries=[("init", 1)], base=_BASE)),
+        step_program=_demand_program(successor + [_next_layer(rule) for rule in position]),
     )
 
 
@@ -246,8 +254,28 @@ def _positive(rule: Rule) -> Rule:
                 rule.pos)
 
 
-def _demand_program(flats: list[Rule], queries: list[Signature]) -> str:
-    """The demand-driven program answering ``queries`` over a state given as facts."""
-    # No comments: clingo parses this text for every position.
-    return "\n".join(_rule_text(rule)
-                     for rule in demand_rules(flats, queries=queries, base=_BASE)) + "\n"
+def _demand_program(rules: list[Rule]) -> str:
+    """Program text of demand-driven rules, without comments: clingo parses it for every
+    position."""
+    return "\n".join(_rule_text(rule) for rule in rules) + "\n"
+
+
+NEXT_SUFFIX = " next"  # a space: no GDL name holds one
+
+
+def _next_layer(rule: Rule) -> Rule:
+    """The rule over the successor: ``true`` read as ``next``, every other relation renamed
+    apart (helper relations hold different instances in the two states)."""
+    def rename(atom: Atom) -> Atom:
+        name = "next" if atom.name == "true" else atom.name + NEXT_SUFFIX
+        return Atom(name, atom.args, atom.pos)
+
+    body: list[Literal] = []
+    for literal in rule.body:
+        if isinstance(literal, Atom):
+            body.append(rename(literal))
+        elif isinstance(literal, Not) and isinstance(literal.literal, Atom):
+            body.append(Not(rename(literal.literal), literal.pos))
+        else:
+            body.append(literal)
+    return Rule(rename(rule.head), tuple(body), rule.pos)
