@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import clingo
@@ -36,12 +37,53 @@ class Superset:
     seconds: float
 
 
+# What the first demand-driven relaxed program may grow to before the next one is tried.
+FIRST_TRY_RULES = 400_000
+FIRST_TRY_SECONDS = 4.0
+
+
+class _Budget(clingo.Observer):
+    """Stops a grounding past a rule count or a deadline (by raising from the callback)."""
+
+    def __init__(self, max_rules: int, seconds: float) -> None:
+        self.rules = 0
+        self.max_rules = max_rules
+        self.deadline = time.perf_counter() + seconds
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        self.rules += 1
+        if self.rules > self.max_rules or (
+                self.rules & 0xFFF == 0 and time.perf_counter() > self.deadline):
+            raise _OverBudget
+
+
+class _OverBudget(Exception):
+    """Raised inside the grounder when a tried program grows past its budget."""
+
+
+def _ground_relaxed(translation: Translation) -> clingo.Control:
+    """A control with the superset ground: the demand-driven relaxed programs in turn (all
+    but the last within a budget), or the plain relaxed program."""
+    programs = translation.superset_programs or (translation.relaxed_program,)
+    for index, program in enumerate(programs):
+        ctl = new_control()
+        ctl.add("base", [], program)
+        if index < len(programs) - 1:
+            ctl.register_observer(_Budget(FIRST_TRY_RULES, FIRST_TRY_SECONDS))
+            try:
+                ctl.ground([("base", [])])
+            except (_OverBudget, RuntimeError):  # clingo may rethrow it as its own error
+                continue
+        else:
+            ctl.ground([("base", [])])
+        return ctl
+    raise AssertionError("no relaxed program to ground")
+
+
 def compute_superset(translation: Translation) -> Superset:
     """Ground the relaxed program; the grounder computes the fixpoint itself."""
     start = time.perf_counter()
-    ctl = new_control()
-    ctl.add("base", [], translation.relaxed_program)
-    ctl.ground([("base", [])])
+    ctl = _ground_relaxed(translation)
     atoms = ctl.symbolic_atoms
     fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))
     moves = sorted(

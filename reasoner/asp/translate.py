@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.components import depending_on
@@ -150,13 +151,47 @@ class Translation:
     # Demand-driven programs over a state given as facts true(F) (and a joint move as facts
     # does(R,M)): the first derives legal, terminal and goal, the second next, the third
     # init; each only grounds the helper instances its queries can ask for.
-    position_program: str = ""
-    successor_program: str = ""
-    init_program: str = ""
-    # The successor program together with the position program read from next(F): one
-    # grounding yields the successor and what it answers (relations renamed "legal next",
-    # see NEXT_SUFFIX).
-    step_program: str = ""
+    # The flat rules (after unfolding) the programs below are made of, on first use.
+    flats: tuple[Rule, ...] = ()
+    relaxed_flats: tuple[Rule, ...] = ()
+
+    @cached_property
+    def superset_programs(self) -> tuple[str, ...]:
+        """Demand-driven relaxed programs with the same true/1 and does/2 as the relaxed
+        program, to try in order (see :func:`reasoner.asp.superset.compute_superset`):
+        first with every binding passed on, then with demand started at constant arguments
+        only (see :func:`reasoner.gdl.demand.demand_rules`)."""
+        head = "true(F) :- init(F).\ntrue(F) :- next(F).\ndoes(R,M) :- legal(R,M).\n"
+        return tuple(
+            head + _demand_program(demand_rules(
+                self.relaxed_flats, queries=_RELAXED_QUERIES, base=_BASE,
+                constants_only=constants_only))
+            for constants_only in (False, True))
+
+    @cached_property
+    def _position_rules(self) -> list[Rule]:
+        return demand_rules(self.flats, queries=[("legal", 2), ("terminal", 0), ("goal", 2)],
+                            base=_BASE)
+
+    @cached_property
+    def position_program(self) -> str:
+        """Demand-driven rules deriving legal, terminal and goal of a state given as facts
+        ``true(F)``: only the helper instances this state asks for are ground."""
+        return _demand_program(self._position_rules)
+
+    @cached_property
+    def step_program(self) -> str:
+        """Demand-driven rules deriving ``next`` from a state and a joint move given as facts
+        ``true(F)`` and ``does(R,M)``, together with the position rules read from ``next``
+        (relations renamed ``"legal next"``, see NEXT_SUFFIX): one grounding yields the
+        successor and what it answers."""
+        successor = demand_rules(self.flats, queries=[("next", 1)], base=_BASE)
+        return _demand_program(successor + [_next_layer(r) for r in self._position_rules])
+
+    @cached_property
+    def init_program(self) -> str:
+        """Demand-driven rules deriving ``init``."""
+        return _demand_program(demand_rules(self.flats, queries=[("init", 1)], base=_BASE))
 
 
 def translate(game: GameDescription, *, unfold_calls: bool = True,
@@ -207,24 +242,12 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         comment = _comment(flat)
         game_lines += [comment, _rule_text(flat)]
         if flat.head.signature in relaxed_needed:
-            if count_instances or relaxed_everything:
-                counter = len(counted) if count_instances else None
-                relaxed_lines += [comment,
-                                  _rule_text(flat, drop_negative=True, counter=counter)]
-                counted.append(flat.head.signature)
-            else:
-                relaxed_flats.append(_positive(flat))
+            counter = len(counted) if count_instances else None
+            relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter)]
+            counted.append(flat.head.signature)
+            relaxed_flats.append(_positive(flat))
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]
-    position = demand_rules(flats, queries=[("legal", 2), ("terminal", 0), ("goal", 2)],
-                            base=_BASE)
-    successor = demand_rules(flats, queries=[("next", 1)], base=_BASE)
-    if relaxed_flats:
-        # Reachability asks for every init, next and legal, each helper only as far as
-        # they call it (see reasoner.gdl.demand).
-        for rule in demand_rules(relaxed_flats, queries=_RELAXED_QUERIES, base=_BASE,
-                                 constants_only=True):
-            relaxed_lines += [_comment(rule), _rule_text(rule)]
     return Translation(
         game_program="\n".join(game_lines) + "\n",
         relaxed_program="\n".join(relaxed_head + relaxed_lines) + "\n",
@@ -236,10 +259,8 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             for name, arity in (("legal", 2), ("terminal", 0), ("goal", 2))
         },
         counted=tuple(counted) if count_instances else (),
-        position_program=_demand_program(position),
-        successor_program=_demand_program(successor),
-        init_program=_demand_program(demand_rules(flats, queries=[("init", 1)], base=_BASE)),
-        step_program=_demand_program(successor + [_next_layer(rule) for rule in position]),
+        flats=tuple(flats),
+        relaxed_flats=tuple(relaxed_flats),
     )
 
 

@@ -132,6 +132,13 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
     network_ms = 0.0
     if backend == Backend.POSITION:
         return _position(translation, superset, roles, "", network_ms)
+    auto_bounds = bounds or AUTO_BOUNDS
+    if backend == Backend.AUTO and superset.atom_count > auto_bounds.rules:
+        # The game's program has at least an instance per atom of its relaxed superset.
+        return _position(translation, superset, roles,
+                         f"the relaxed superset alone has {superset.atom_count:,} atoms, more "
+                         f"than the network's {auto_bounds.rules:,} rules, so each position is "
+                         "ground as it is asked", network_ms)
     if backend != Backend.CLINGO:
         start = time.perf_counter()
         try:
