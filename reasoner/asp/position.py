@@ -19,17 +19,21 @@ from collections.abc import Callable, Sequence
 
 import clingo
 
-from reasoner.asp.encoding import constant_text, predicate_name
-from reasoner.asp.superset import Superset, new_control
+from reasoner.asp.encoding import constant_text, predicate_name, relation_name
+from reasoner.asp.superset import GroundingBudget, OverBudget, Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import NEXT_SUFFIX, Translation
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
-from reasoner.errors import GdlValidationError
+from reasoner.errors import GdlValidationError, ResourceLimitError
+from reasoner.gdl.demand import adorned_relation
 
 __all__ = ["PositionMachine"]
 
 _CACHE_SIZE = 65536
+# What one position may ground before the query is refused (RESOURCE_EXHAUSTED over gRPC).
+POSITION_RULES = 2_000_000
+POSITION_SECONDS = 20.0
 _SHOW_POSITION = "\n#show legal/2.\n#show terminal/0.\n#show goal/2.\n"
 _SHOW_INIT = "\n#show init/1.\n"
 # The successor's own legal, terminal and goal in the step program.
@@ -149,6 +153,23 @@ class PositionMachine:
         return following, StateInfo(tuple(tuple(sorted(x)) for x in legal), terminal,
                                     tuple(tuple(sorted(x)) for x in goals))
 
+    @staticmethod
+    def _too_large(ctl: clingo.Control, budget: GroundingBudget) -> ResourceLimitError:
+        """The refusal of a position that grew past its bound, naming the relation with the
+        most atoms by then."""
+        counts: dict[str, int] = {}
+        for atom in ctl.symbolic_atoms:
+            name = adorned_relation(relation_name(str(atom.symbol.name)))
+            counts[name] = counts.get(name, 0) + 1
+        relation = max(counts, key=counts.__getitem__) if counts else ""
+        over_rules = budget.rules > budget.max_rules
+        bound = "size" if over_rules else "time"
+        what = (f"more than {budget.max_rules:,} ground rules" if over_rules
+                else f"more than {POSITION_SECONDS:g} s")
+        return ResourceLimitError(
+            f"grounding this position took {what}; the relation {relation} grew most "
+            f"({counts.get(relation, 0):,} atoms)", bound=bound, relation=relation)
+
     def _facts(self, bits: int) -> str:
         facts = self._fluent_facts
         out = []
@@ -163,7 +184,14 @@ class PositionMachine:
         ctl = new_control()
         ctl.add("base", [], program)
         ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
+        budget = GroundingBudget(POSITION_RULES, POSITION_SECONDS)
+        ctl.register_observer(budget)
+        try:
+            ctl.ground([("base", [])])
+        except (OverBudget, RuntimeError):  # clingo may rethrow it as its own error
+            if not budget.stopped:
+                raise
+            raise self._too_large(ctl, budget) from None
         self.ground_atom_count = max(self.ground_atom_count, len(ctl.symbolic_atoms))
         shown: list[Sequence[clingo.Symbol]] = []
         with ctl.solve(yield_=True) as handle:

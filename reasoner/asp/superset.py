@@ -12,8 +12,8 @@ from reasoner.asp.encoding import relation_name
 from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
 from reasoner.asp.translate import Translation
 
-__all__ = ["AtomSuperset", "Superset", "compute_atom_superset", "compute_superset",
-           "new_control"]
+__all__ = ["AtomSuperset", "GroundingBudget", "OverBudget", "Superset",
+           "compute_atom_superset", "compute_superset", "new_control"]
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -42,11 +42,12 @@ FIRST_TRY_RULES = 400_000
 FIRST_TRY_SECONDS = 4.0
 
 
-class _Budget(clingo.Observer):
+class GroundingBudget(clingo.Observer):
     """Stops a grounding past a rule count or a deadline (by raising from the callback)."""
 
     def __init__(self, max_rules: int, seconds: float) -> None:
         self.rules = 0
+        self.stopped = False
         self.max_rules = max_rules
         self.deadline = time.perf_counter() + seconds
 
@@ -54,10 +55,11 @@ class _Budget(clingo.Observer):
         self.rules += 1
         if self.rules > self.max_rules or (
                 self.rules & 0xFFF == 0 and time.perf_counter() > self.deadline):
-            raise _OverBudget
+            self.stopped = True
+            raise OverBudget
 
 
-class _OverBudget(Exception):
+class OverBudget(Exception):
     """Raised inside the grounder when a tried program grows past its budget."""
 
 
@@ -69,10 +71,10 @@ def _ground_relaxed(translation: Translation) -> clingo.Control:
         ctl = new_control()
         ctl.add("base", [], program)
         if index < len(programs) - 1:
-            ctl.register_observer(_Budget(FIRST_TRY_RULES, FIRST_TRY_SECONDS))
+            ctl.register_observer(GroundingBudget(FIRST_TRY_RULES, FIRST_TRY_SECONDS))
             try:
                 ctl.ground([("base", [])])
-            except (_OverBudget, RuntimeError):  # clingo may rethrow it as its own error
+            except (OverBudget, RuntimeError):  # clingo may rethrow it as its own error
                 continue
         else:
             ctl.ground([("base", [])])
