@@ -146,3 +146,13 @@ def test_chess_loads_and_plays_position_by_position(corpus: Path) -> None:
     assert len(game.legal_moves(game.initial_state, "white")) == 20
     run = game.simulate(game.initial_state, playouts=1, seed=1, max_steps=10)
     assert run.updates == 10
+
+
+def test_rules_with_two_answer_sets_are_refused_as_on_clingo() -> None:
+    """Rules unstratified on the ground level are refused at load on the position backend,
+    as on clingo, instead of answering from whichever answer set comes first."""
+    from reasoner.errors import GdlValidationError
+
+    text = "(role a) (legal a go) (<= p (not q)) (<= q (not p)) (<= terminal p) (goal a 0)"
+    with pytest.raises(GdlValidationError, match="not stratified"):
+        Game.from_gdl(text, backend="position")

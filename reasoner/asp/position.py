@@ -181,7 +181,7 @@ class PositionMachine:
 
     def _model(self, program: str, facts: str) -> Sequence[clingo.Symbol]:
         """The shown atoms of the one answer set of ``program`` with ``facts``."""
-        ctl = new_control()
+        ctl = new_control(["2"])  # two models at most: a second one means unstratified
         ctl.add("base", [], program)
         ctl.add("base", [], facts)
         budget = GroundingBudget(POSITION_RULES, POSITION_SECONDS)
