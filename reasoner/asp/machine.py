@@ -49,8 +49,9 @@ class Machine:
         self.roles = tuple(roles)
         role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
         self.fluent_symbols = superset.fluents
-        moves = [(role_index[str(r)], m) for r, m in superset.moves if str(r) in role_index]
-        role_symbols = {role_index[str(r)]: r for r, _ in superset.moves if str(r) in role_index}
+        table = superset.role_moves(role_index)
+        moves = [(r, m) for r, _, m in table]
+        role_symbols = {r: symbol for r, symbol, _ in table}
         self.move_role = tuple(r for r, _ in moves)
         self.move_symbols = tuple(m for _, m in moves)
         self.fluent_texts = tuple(symbol_to_gdl(f) for f in self.fluent_symbols)

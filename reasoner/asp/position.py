@@ -53,15 +53,14 @@ class PositionMachine:
         self.roles = tuple(roles)
         role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
         self.fluent_symbols = superset.fluents
-        moves = [(role_index[str(r)], r, m) for r, m in superset.moves
-                 if str(r) in role_index]
+        moves = superset.role_moves(role_index)
         self.move_role = tuple(r for r, _, _ in moves)
         self.move_symbols = tuple(m for _, _, m in moves)
         self.fluent_texts = tuple(symbol_to_gdl(f) for f in self.fluent_symbols)
         self.move_texts = tuple(symbol_to_gdl(m) for m in self.move_symbols)
         self._fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
         self._move_index = {(r, m): i for i, (_, r, m) in enumerate(moves)}
-        self._role_index = {r: i for r, i in role_index.items()}
+        self._role_index = role_index
         self._fluent_facts = tuple(f"true({sym})." for sym in self.fluent_symbols)
         self._move_facts = tuple(f"does({r},{m})." for _, r, m in moves)
         self._position = translation.position_program + _SHOW_POSITION

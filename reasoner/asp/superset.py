@@ -36,6 +36,12 @@ class Superset:
     atom_count: int
     seconds: float
 
+    def role_moves(self, role_index: dict[str, int]
+                   ) -> list[tuple[int, clingo.Symbol, clingo.Symbol]]:
+        """The move table every backend shares: (role number, role, move) of each move of
+        a role in ``role_index`` (ASP text of a role -> its number), in superset order."""
+        return [(role_index[str(r)], r, m) for r, m in self.moves if str(r) in role_index]
+
 
 # What the first demand-driven relaxed program may grow to before the next one is tried.
 FIRST_TRY_RULES = 400_000
@@ -71,10 +77,13 @@ def _ground_relaxed(translation: Translation) -> clingo.Control:
         ctl = new_control()
         ctl.add("base", [], program)
         if index < len(programs) - 1:
-            ctl.register_observer(GroundingBudget(FIRST_TRY_RULES, FIRST_TRY_SECONDS))
+            budget = GroundingBudget(FIRST_TRY_RULES, FIRST_TRY_SECONDS)
+            ctl.register_observer(budget)
             try:
                 ctl.ground([("base", [])])
             except (OverBudget, RuntimeError):  # clingo may rethrow it as its own error
+                if not budget.stopped:
+                    raise
                 continue
         else:
             ctl.ground([("base", [])])

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 
+from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.syntax import (
     Atom,
     Constant,
@@ -244,54 +245,17 @@ class _Rewriter:
 
 def _negative_cycle(rules: Sequence[Rule]) -> bool:
     """True if some relation depends on itself through negation."""
-    edges: dict[str, set[tuple[str, bool]]] = defaultdict(set)
+    graph: dict[str, set[str]] = defaultdict(set)
+    negative: list[tuple[str, str]] = []
     for rule in rules:
         for literal in rule.body:
             atom = _atom_of(literal)
             if atom is not None:
-                edges[rule.head.name].add((atom.name, isinstance(literal, Not)))
-    # Strongly connected components (iterative Tarjan), then a negative edge inside one.
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    component: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    counter = 0
-    for root in list(edges):
-        if root in index:
-            continue
-        work: list[tuple[str, list[str]]] = []
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        work.append((root, [name for name, _ in edges.get(root, ())]))
-        while work:
-            node, children = work[-1]
-            if children:
-                child = children.pop()
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, [name for name, _ in edges.get(child, ())]))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component[member] = index[node]
-                    if member == node:
-                        break
-    return any(negative and component.get(head) == component.get(name)
-               for head, targets in edges.items() for name, negative in targets)
+                graph[rule.head.name].add(atom.name)
+                if isinstance(literal, Not):
+                    negative.append((rule.head.name, atom.name))
+    component = strongly_connected_components(graph)
+    return any(component.get(head) == component.get(name) for head, name in negative)
 
 
 def demand_rules(rules: Sequence[Rule], *, queries: Collection[Signature],

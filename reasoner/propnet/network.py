@@ -132,7 +132,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     deadline = start + bounds.seconds
     roles = tuple(roles)
     role_index = {constant_text(name): i for i, name in enumerate(roles)}
-    moves = [(role_index[str(r)], r, m) for r, m in superset.moves if str(r) in role_index]
+    moves = superset.role_moves(role_index)
     fluents = superset.fluents
     externals = [f"#external true({f})." for f in fluents]
     externals += [f"#external does({r},{m})." for _, r, m in moves]
