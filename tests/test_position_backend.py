@@ -18,6 +18,7 @@ from reasoner.crosscheck import EngineSide, compare_sides
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.engine.backend import build_machine
 from reasoner.engine.limits import Limits, run_bounded
+from reasoner.errors import GdlValidationError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.propnet.network import NetworkBounds
 from reasoner.reference import ReferenceSolver
@@ -124,6 +125,25 @@ def test_a_game_too_large_to_ground_once_agrees_with_the_reference() -> None:
                                goals_everywhere=True)
     assert result.disagreement is None, result.disagreement.describe("position")
     assert result.states >= 27
+
+
+# Negation through recursion between ground atoms: two answer sets, {p} and {q}.
+UNSTRATIFIED = ("(role a) (legal a go) (<= p (not q)) (<= q (not p)) (<= terminal p) "
+                "(goal a 0)")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bug in reasoner/asp/position.py: PositionMachine._model makes its control with "
+    "new_control(), i.e. clingo's default of one model, so the check for a second answer "
+    "set never sees one; the fix is new_control(['2'])"))
+def test_rules_with_two_answer_sets_are_refused_on_position_as_on_clingo() -> None:
+    """Rules that are not stratified on the ground level (two answer sets here) are refused
+    at load on position, as clingo and the network refuse them, instead of answering from
+    whichever answer set clingo finds first."""
+    with pytest.raises(GdlValidationError, match="not stratified"):
+        Game.from_gdl(UNSTRATIFIED, backend="clingo")
+    with pytest.raises(GdlValidationError, match="not stratified"):
+        Game.from_gdl(UNSTRATIFIED, backend="position")
 
 
 # -- chess (corpus) --------------------------------------------------------------------------
