@@ -121,8 +121,10 @@ class ReasonerClient:
                   lenient: bool = False, backend: str = "auto") -> RemoteGame:
         """Load a game (idempotent) and return a handle with its tables.
 
-        ``backend`` is "clingo", "propnet" or "auto" (the network when it builds within
-        its bounds); :attr:`RemoteGame.backend` says which one answers.
+        ``backend`` is "clingo", "propnet", "position" (each position ground as it is
+        asked, for games too large to ground once) or "auto" (the network when it builds
+        within its bounds, else clingo, else position); :attr:`RemoteGame.backend` says
+        which one answers.
         """
         options = pb.LoadOptions(case_sensitive=case_sensitive, lenient=lenient,
                                  backend=backend)
@@ -149,7 +151,8 @@ class RemoteGame:
         self.move_texts: tuple[str, ...] = tuple(m.text for m in info.moves)
         self.move_role: tuple[int, ...] = tuple(m.role for m in info.moves)
         self.warnings: tuple[str, ...] = tuple(info.warnings)
-        # The backend that answers ("clingo" or "propnet") and why auto chose clingo.
+        # The backend that answers ("clingo", "propnet" or "position") and why auto chose
+        # clingo or position.
         self.backend: str = info.statistics.backend
         self.backend_note: str = info.statistics.backend_note
         self._by_text = {(self.roles[r], t): i

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import clingo
+import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
 GAMES = PROJECT / "games"
@@ -175,20 +176,66 @@ def test_bench_json_prints_one_object_per_game() -> None:
 
 def test_bench_measures_every_backend_in_one_run() -> None:
     """By default ``bench --json`` reports every backend of a game in one run: clingo, the
-    network one state at a time, in batches of 64 and 1024, the reference, Simulate over
-    gRPC beside the same playouts in process, and the network's size."""
+    network one state at a time, in batches of 64 and 1024, position by position, the
+    reference, Simulate over gRPC beside the same playouts in process, and the network's
+    size."""
     result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2",
                      "games/tictactoe.kif")
     assert result.returncode == 0, result.stderr
     records = {record["backend"]: record
                for record in map(json.loads, result.stdout.splitlines())}
     assert set(records) == {"clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
-                            "reference", "propnet-size", "grpc-simulate-propnet"}
+                            "position", "reference", "propnet-size", "grpc-simulate-propnet"}
     assert all(records[b]["updates_per_sec"] > 0 for b in records if b != "propnet-size")
     size = records["propnet-size"]
     assert (size["propositions"], size["gates"], size["edges"]) == (114, 176, 409)
     assert size["build_ms"] > 0 and size["resident_mb"] > 0
     assert records["grpc-simulate-propnet"]["in_process_updates_per_sec"] > 0
+
+
+def test_bench_measures_the_position_backend_beside_the_reference() -> None:
+    """``bench --backends clingo,position,reference`` measures position by position like
+    clingo (load time, updates per second, over the same tables) in the run that measures
+    the reference, and prints a line for each."""
+    result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2", "--backends",
+                     "clingo,position,reference", "games/tictactoe.kif")
+    assert result.returncode == 0, result.stderr
+    records = {record["backend"]: record
+               for record in map(json.loads, result.stdout.splitlines())}
+    assert list(records) == ["clingo", "position", "reference"]
+    position = records["position"]
+    assert position["updates_per_sec"] > 0 and position["load_ms"] > 0
+    assert position["runs"] == 1 and position["updates_per_run"][0] > 0
+    assert (position["fluents"], position["moves"]) == (records["clingo"]["fluents"],
+                                                        records["clingo"]["moves"])
+    text = run_cli("bench", "--runs", "1", "--seconds", "0.1", "--backends",
+                   "position,reference", "games/tictactoe.kif")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert [line.split()[:2] for line in lines] == [["tictactoe", "position"],
+                                                    ["tictactoe", "reference"]]
+    assert all("updates/s" in line for line in lines)
+
+
+@pytest.mark.slow  # the network's grounding runs to auto's bound first: about 5 s
+def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> None:
+    """On a game too large to ground once, ``bench`` measures position and reports clingo,
+    the network and Simulate over gRPC as not measured, with the reason, instead of trying
+    them; exit 0."""
+    from tests.test_position_backend import EXPLODING
+
+    path = write(tmp_path, "exploding.kif", EXPLODING)
+    result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2", "--backends",
+                     "clingo,propnet,position,grpc-simulate", path)
+    assert result.returncode == 0, result.stderr
+    records = {record["backend"]: record
+               for record in map(json.loads, result.stdout.splitlines())}
+    assert list(records) == ["clingo", "propnet", "position", "grpc-simulate"]
+    for backend in ("clingo", "propnet"):
+        assert records[backend]["reason"].startswith("does not load within bounds (")
+        assert "each position is ground as it is asked" in records[backend]["reason"]
+    assert "position by position" in records["grpc-simulate"]["reason"]
+    assert records["position"]["updates_per_sec"] > 0
 
 
 def test_bench_refuses_an_unknown_backend() -> None:

@@ -13,8 +13,15 @@ import pytest
 
 from reasoner import Game
 from reasoner.crosscheck import EngineSide, TraceError, compare_sides, compare_trace, read_trace
-from reasoner.crosscheck.run import Outcome, crosscheck_folder, crosscheck_game, format_summary
+from reasoner.crosscheck.run import (
+    Outcome,
+    compare_backends,
+    crosscheck_folder,
+    crosscheck_game,
+    format_summary,
+)
 from reasoner.engine.limits import Limits
+from reasoner.propnet.network import NetworkBounds
 from reasoner.reference import ReferenceSolver
 from tests.conftest import BUNDLED, CORPUS, GAMES, ROOT, corpus_params
 
@@ -140,6 +147,61 @@ def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None
     assert result.returncode == 1
     assert "disagreement on state (trace line 3)" in result.stdout
     assert "reproduce with these joint moves from the initial state:" in result.stdout
+
+
+# -- --backends: the backends against each other --------------------------------------------
+
+
+def test_backends_compares_the_network_and_position_with_clingo() -> None:
+    """A game that builds a network loads on all three backends: the network and position
+    are each compared with clingo along the seeded playouts, and agree."""
+    outcome = crosscheck_game(TICTACTOE, playouts=3, seed=1, backends=True)
+    assert outcome.fate == "agree", outcome.reason
+    assert outcome.compared == ("clingo", "propnet", "position")
+    assert outcome.playouts == 6 and outcome.states > 20
+    assert outcome.reason == ""
+
+
+def test_backends_without_a_network_compares_position_with_clingo() -> None:
+    """Over the network's bounds (here 100 gates) the program still grounds: position is
+    compared with clingo, and the outcome keeps why the network is missing."""
+    text = (GAMES / "connectfour.kif").read_text()
+    outcome = compare_backends(text, playouts=2, seed=3, max_steps=60,
+                               network_bounds=NetworkBounds(gates=100))
+    assert outcome.fate == "agree", outcome.reason
+    assert outcome.compared == ("clingo", "position")
+    assert "more than 100 gates" in outcome.reason and outcome.states > 20
+
+
+def test_backends_of_a_game_too_large_to_ground_once_have_nothing_to_compare() -> None:
+    """A program that does not ground within the network's bounds loads only position by
+    position: nothing to compare, reported as a limit with the reason, nothing played."""
+    from tests.test_position_backend import EXPLODING
+
+    outcome = compare_backends(EXPLODING, playouts=2,
+                               network_bounds=NetworkBounds(rules=20_000))
+    assert outcome.fate == "limit"
+    assert outcome.reason.startswith("nothing to compare: the game loads only position by "
+                                     "position (no network: ")
+    assert outcome.compared == ("position",) and outcome.states == 0
+
+
+def test_backends_of_an_invalid_game_is_engine_failed() -> None:
+    """An invalid game is rejected as against the reference: "engine failed"."""
+    outcome = crosscheck_game("(role r) (<= (p ?x) (q a))", backends=True)
+    assert outcome.fate == "engine failed" and outcome.reason.startswith("rejected: ")
+
+
+def test_the_backends_command_names_what_it_compared() -> None:
+    """`crosscheck GAME --backends` prints the backends compared with clingo, exit 0;
+    --json gives the same outcome as a JSON line."""
+    result = _cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("games/nim.kif: agree: propnet and position against "
+                                    "clingo: 4 playouts, ")
+    record = json.loads(_cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2",
+                             "--json").stdout)
+    assert (record["fate"], record["compared"]) == ("agree", ["clingo", "propnet", "position"])
 
 
 @pytest.mark.timeout(120)

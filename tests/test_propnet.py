@@ -225,8 +225,9 @@ def test_service_loads_on_the_backend_asked_for() -> None:
             assert response.updates == sum(p.length for p in response.playouts)
 
 
-# Corpus files whose network the CI sample checks against clingo: rule files up to 12 kB
-# drawn with a fixed seed (the whole corpus: `gdl-reasoner crosscheck --corpus --backends`).
+# Corpus files whose network (and position-by-position play) the CI sample checks against
+# clingo: rule files up to 12 kB drawn with a fixed seed (the whole corpus: `gdl-reasoner
+# crosscheck --corpus --backends`).
 def _backend_sample(corpus: Path) -> list[Path]:
     from tests.test_crosscheck import _pool
 
@@ -252,7 +253,8 @@ BACKEND_SAMPLE = _backend_sample_names()
 
 @functools.cache
 def _backends_outcome(name: str) -> Outcome:
-    """One sample file played on the network and on clingo (once; shared with the count)."""
+    """One sample file played on the network, position by position and on clingo (once;
+    shared with the count)."""
     (outcome,) = crosscheck_folder([CORPUS / name], limits=Limits(90, 4096), playouts=2,
                                    max_steps=60, backends=True)
     return outcome
@@ -262,7 +264,7 @@ def _backends_outcome(name: str) -> Outcome:
 @pytest.mark.parametrize("name", corpus_params(BACKEND_SAMPLE))
 def test_seeded_corpus_sample_plays_alike_on_both_backends(name: str) -> None:
     """A corpus file drawn with a fixed seed: if the engine accepts it, it plays alike on
-    the network and on clingo along 2 seeded playouts."""
+    the network, position by position and on clingo along 2 seeded playouts."""
     outcome = _backends_outcome(name)
     assert outcome.fate in ("agree", "engine failed"), (
         outcome.path, outcome.fate, outcome.reason.splitlines()[:3])

@@ -31,8 +31,9 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from client import Analysis, ReasonerClient, State
 from client.values import Board
+from reasoner import Game
 from reasoner.asp.translate import translate
-from reasoner.engine.walk import random_playout
+from reasoner.engine.walk import random_playout, random_walk
 from reasoner.errors import IllegalMoveError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.server.app import DEFAULT_LIMITS
@@ -468,6 +469,66 @@ def test_simulate_without_state_starts_from_initial(srv: Server) -> None:
     explicit = _simulate(srv, "nim", playouts=3, seed=4, record_trajectories=True,
                          state=start.state)
     assert list(implicit.playouts) == list(explicit.playouts)
+
+
+# -- the position backend -------------------------------------------------------------------
+
+
+def test_position_backend_serves_every_rpc_a_player_uses(srv: Server) -> None:
+    """LoadOptions.backend "position" loads tic-tac-toe position by position (its own game
+    id, the tables of auto's load), and InitialState, Query, Next along a seeded walk,
+    Expand and Simulate (one playout after another) answer as the engine does in process."""
+    text = game_text("tictactoe")
+    auto = srv.load("tictactoe")
+    info = srv.stub.LoadGame(pb.LoadGameRequest(gdl=text, options=pb.LoadOptions(
+        backend="position")), timeout=CALL_TIMEOUT).game
+    assert (info.statistics.backend, info.statistics.backend_note) == ("position", "")
+    assert info.statistics.network_gates == 0 and info.game_id != auto.game_id
+    assert (info.roles, info.fluents, info.moves) == (auto.roles, auto.fluents, auto.moves)
+    engine = Game.from_file(GAMES / "tictactoe.kif", backend="position")
+    start = srv.stub.InitialState(pb.InitialStateRequest(game_id=info.game_id),
+                                  timeout=CALL_TIMEOUT)
+    assert list(start.state.fluents) == list(engine.initial_state.fluent_ids())
+    assert remote_info(start.info) == local_info(engine.info(engine.initial_state))
+    # Next and Query along a seeded walk, to the end of the game.
+    state, message = engine.initial_state, start.state
+    for step in random_walk(engine, engine.initial_state, random.Random(4), 9):
+        following = srv.stub.Next(pb.NextRequest(
+            game_id=info.game_id, state=message,
+            joint_moves=[pb.JointMove(moves=step.joint)]), timeout=CALL_TIMEOUT).successors[0]
+        assert list(following.state.fluents) == list(step.successor.fluent_ids())
+        assert remote_info(following.info) == local_info(step.successor_info)
+        query = srv.stub.Query(pb.QueryRequest(game_id=info.game_id, state=following.state),
+                               timeout=CALL_TIMEOUT)
+        assert query.info == following.info
+        state, message = step.successor, following.state
+    assert engine.info(state).terminal
+    expand = srv.stub.Expand(pb.ExpandRequest(game_id=info.game_id, state=start.state),
+                             timeout=CALL_TIMEOUT)
+    on_auto = srv.stub.Expand(pb.ExpandRequest(game_id=auto.game_id, state=start.state),
+                              timeout=CALL_TIMEOUT)
+    assert len(expand.children) == 9 and list(expand.children) == list(on_auto.children)
+    simulated = srv.stub.Simulate(pb.SimulateRequest(
+        game_id=info.game_id, playouts=20, seed=9, record_trajectories=True),
+        timeout=CALL_TIMEOUT)
+    assert remote_playouts(simulated) == local_playouts(engine, seed=9, playouts=20)
+    assert all(p.terminal for p in simulated.playouts)
+    assert simulated.updates == sum(p.length for p in simulated.playouts)
+
+
+def test_client_loads_on_the_position_backend(srv: Server) -> None:
+    """ReasonerClient.load_game(backend="position") says which backend answers, and its
+    playouts and steps are those of the clingo load (the same walk over the same ids)."""
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        position = client.load_game(game_text("connectfour"), backend="position")
+        clingo = client.load_game(game_text("connectfour"), backend="clingo")
+        assert (position.backend, clingo.backend) == ("position", "clingo")
+        ours = position.simulate(playouts=3, seed=5, record=True)
+        theirs = clingo.simulate(playouts=3, seed=5, record=True)
+        assert ours.playouts == theirs.playouts and ours.updates == theirs.updates
+        state, _ = position.initial()
+        joint = (position.move_id("red", "(drop 4)"), position.move_id("black", "noop"))
+        assert position.step(state, joint) == clingo.step(state, joint)
 
 
 # -- Translate -------------------------------------------------------------------------------

@@ -1,10 +1,16 @@
 """``bench``: random-playout state updates per second and load time of every backend
-(the measurements themselves are in :mod:`reasoner.cli.benchmarks`)."""
+(the measurements themselves are in :mod:`reasoner.cli.benchmarks`).
+
+A game too large to ground once (chess) loads only position by position: one bounded load
+under ``auto`` tells, and the ground-once backends (clingo and the network) are then
+reported as not loading within the bounds instead of being tried.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from reasoner.cli.common import (
@@ -17,12 +23,14 @@ from reasoner.cli.common import (
     limits,
     read,
 )
-from reasoner.errors import ReasonerError
+from reasoner.errors import ReasonerError, ResourceLimitError
 
 __all__ = ["BENCH_BACKENDS", "register"]
 
-BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
+BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "position",
                   "grpc-simulate", "reference")
+# The backends that ground the game's program once, over its superset.
+_GROUND_ONCE = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024")
 
 
 def register(commands: Commands) -> None:
@@ -43,15 +51,6 @@ def register(commands: Commands) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from reasoner.cli.benchmarks import (
-        bench_batch,
-        bench_game,
-        bench_reference,
-        bench_service,
-        network_figures,
-    )
-    from reasoner.engine.game import Game
-
     wanted = [b.strip() for b in args.backends.split(",") if b.strip()]
     unknown = [b for b in wanted if b not in BENCH_BACKENDS]
     if unknown:
@@ -59,28 +58,8 @@ def _bench(args: argparse.Namespace) -> int:
                          f"{', '.join(BENCH_BACKENDS)}")
     status = EXIT_OK
     for path in args.games:
-        results: list[Any] = []
-        services: list[Any] = []
         try:
-            text = read(path)
-            bounds = limits(args)
-            if bounds is not None:  # refuse a game that cannot be loaded within the bounds
-                Game.from_gdl(text, limits=bounds, backend="clingo")
-            common = {"runs": args.runs, "seconds": args.seconds, "seed": args.seed}
-            for backend in wanted:
-                if backend in ("clingo", "propnet"):
-                    results.append(bench_game(path, text, backend=backend, **common))
-                elif backend.startswith("propnet-batch-"):
-                    lanes = int(backend.rsplit("-", 1)[1])
-                    results.append(bench_batch(path, text, lanes, **common))
-                elif backend == "reference":
-                    results.append(bench_reference(path, text, **common))
-            if any(b.startswith("propnet") for b in wanted):
-                results.append(network_figures(path, text, runs=args.runs))
-            if args.grpc or "grpc-simulate" in wanted:
-                services = [s for s in bench_service(path, text, seconds=args.seconds,
-                                                     seed=args.seed, latency=args.grpc)
-                            if args.grpc or s.backend.startswith("grpc-simulate")]
+            results, services = _measure(path, read(path), wanted, args)
         except (ReasonerError, CommandError) as error:
             status = failure(error, path)
             continue
@@ -88,27 +67,94 @@ def _bench(args: argparse.Namespace) -> int:
             for result in [*results, *services]:
                 print(json.dumps(result.as_dict()), flush=True)
             continue
-        for result in results:
-            if result.backend == "propnet-size":
-                print(f"{result.game:<16} {'network':<20} {result.propositions:,} "
-                      f"propositions, {result.gates:,} gates, {result.edges:,} edges; built "
-                      f"in {result.build_ms:.1f} ms; {result.resident_mb:.1f} MB resident",
-                      flush=True)
-                continue
-            print(f"{result.game:<16} {result.backend:<20} {result.updates_per_sec:>10,.0f} "
-                  f"updates/s (median of {result.runs}: "
-                  f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load "
-                  f"{result.load_ms:.1f} ms", flush=True)
-        for service in services:
-            if service.backend.startswith("grpc-simulate"):
-                ratio = service.updates_per_sec / service.in_process_updates_per_sec
-                print(f"{service.game:<16} {service.backend:<20} "
-                      f"{service.updates_per_sec:>10,.0f} updates/s over gRPC, "
-                      f"{service.in_process_updates_per_sec:,.0f} in process "
-                      f"({ratio:.0%})", flush=True)
-            else:
-                print(f"{service.game:<16} {service.backend:<20} {service.threads} thread(s): "
-                      f"median {service.latency_median_ms:.3f} ms, p99 "
-                      f"{service.latency_p99_ms:.3f} ms, {service.updates_per_sec:,.0f} "
-                      "calls/s", flush=True)
+        for result in [*results, *services]:
+            print(_line(result), flush=True)
     return status
+
+
+def _measure(path: str, text: str, wanted: list[str],
+             args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
+    """Every figure of one game: the measurements of ``wanted`` (a :class:`Skipped` for a
+    backend the game does not load on), then those over gRPC."""
+    from reasoner.cli.benchmarks import (
+        Skipped,
+        bench_batch,
+        bench_game,
+        bench_reference,
+        bench_service,
+        network_figures,
+        probe_load,
+    )
+
+    bounds = limits(args)
+    common = {"runs": args.runs, "seconds": args.seconds, "seed": args.seed}
+    grpc = args.grpc or "grpc-simulate" in wanted
+    # One bounded load tells which backends the game loads on: auto settles for the
+    # network, else clingo, else position by position (a program too large to ground once).
+    answered, note = "", ""
+    if any(b in _GROUND_ONCE for b in wanted) or grpc:
+        answered, note = probe_load(text, "auto", bounds)
+    elif "position" in wanted:
+        answered, note = probe_load(text, "position", bounds)
+    network_refused = ""  # why the network does not load, once known
+    if answered == "position":
+        network_refused = note
+    elif answered == "clingo" and any(b.startswith("propnet") for b in wanted):
+        try:  # over auto's bounds, the network may still load within its own
+            probe_load(text, "propnet", bounds)
+        except ResourceLimitError as error:
+            network_refused = str(error)
+    game = Path(path).stem
+
+    def skipped(backend: str, reason: str) -> Skipped:
+        return Skipped(game, backend, f"does not load within bounds ({reason})")
+
+    results: list[Any] = []
+    for backend in wanted:
+        if backend == "clingo" and answered == "position":
+            results.append(skipped(backend, note))
+        elif backend.startswith("propnet") and network_refused:
+            results.append(skipped(backend, network_refused))
+        elif backend in ("clingo", "propnet", "position"):
+            results.append(bench_game(path, text, backend=backend, **common))
+        elif backend.startswith("propnet-batch-"):
+            lanes = int(backend.rsplit("-", 1)[1])
+            results.append(bench_batch(path, text, lanes, **common))
+        elif backend == "reference":
+            results.append(bench_reference(path, text, **common))
+    if any(b.startswith("propnet") for b in wanted) and not network_refused:
+        results.append(network_figures(path, text, runs=args.runs))
+    services: list[Any] = []
+    if grpc and answered == "position":
+        services.append(Skipped(game, "grpc-simulate", "the game answers position by "
+                                "position: the service's 1,000-playout rounds would take "
+                                "hours (see the position column)"))
+    elif grpc:
+        services = [s for s in bench_service(path, text, seconds=args.seconds,
+                                             seed=args.seed, latency=args.grpc)
+                    if args.grpc or s.backend.startswith("grpc-simulate")]
+    return results, services
+
+
+def _line(result: Any) -> str:
+    """One figure as a line of text."""
+    from reasoner.cli.benchmarks import Skipped
+
+    if isinstance(result, Skipped):
+        return f"{result.game:<16} {result.backend:<20} {result.reason}"
+    if result.backend == "propnet-size":
+        return (f"{result.game:<16} {'network':<20} {result.propositions:,} propositions, "
+                f"{result.gates:,} gates, {result.edges:,} edges; built in "
+                f"{result.build_ms:.1f} ms; {result.resident_mb:.1f} MB resident")
+    if result.backend.startswith("grpc-simulate"):
+        ratio = result.updates_per_sec / result.in_process_updates_per_sec
+        return (f"{result.game:<16} {result.backend:<20} {result.updates_per_sec:>10,.0f} "
+                f"updates/s over gRPC, {result.in_process_updates_per_sec:,.0f} in process "
+                f"({ratio:.0%})")
+    if result.backend.startswith("grpc-"):
+        return (f"{result.game:<16} {result.backend:<20} {result.threads} thread(s): median "
+                f"{result.latency_median_ms:.3f} ms, p99 {result.latency_p99_ms:.3f} ms, "
+                f"{result.updates_per_sec:,.0f} calls/s")
+    return (f"{result.game:<16} {result.backend:<20} {result.updates_per_sec:>10,.0f} "
+            f"updates/s (median of {result.runs}: "
+            f"{', '.join(f'{r:,.0f}' for r in result.rates)})  load {result.load_ms:.1f} ms")

@@ -3,8 +3,10 @@
 One *state update* is what a Monte-Carlo player needs per step: the legal moves of all roles,
 a random joint move, the next state and the terminal test. Figures are medians over runs.
 The backends measured: ``clingo`` (clingo solves), ``propnet`` (the network one state at a
-time), ``propnet-batch-N`` (bit-parallel playouts, N lanes), ``reference`` (SWI-Prolog), and
-over loopback gRPC ``grpc-query``, ``grpc-next`` and ``grpc-simulate``.
+time), ``propnet-batch-N`` (bit-parallel playouts, N lanes), ``position`` (each position
+ground as it is asked), ``reference`` (SWI-Prolog), and over loopback gRPC ``grpc-query``,
+``grpc-next`` and ``grpc-simulate``. A backend the game does not load on within the bounds
+is reported as :class:`Skipped`, with the reason.
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ from typing import Any
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.walk import MachineStepper, random_playout, sample_states
+from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
 
 _NO_CAP = 1 << 30  # playouts run to the end
+# Steps a playout runs before the clock is read again: a playout of a game answered
+# position by position (chess, 40 ms a step) would otherwise overrun --seconds by its length.
+_CHUNK = 16
 
-__all__ = ["BenchResult", "NetworkFigures", "bench_batch", "bench_game", "bench_reference",
-           "network_figures", "playout_rate"]
+__all__ = ["BenchResult", "NetworkFigures", "Skipped", "bench_batch", "bench_game",
+           "bench_reference", "network_figures", "playout_rate", "probe_load"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,44 @@ class NetworkFigures:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A backend not measured on a game, and why (it does not load within the bounds, or
+    the measurement would take far longer than asked)."""
+
+    game: str
+    backend: str
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _load_backend(text: str, backend: str) -> tuple[str, str]:
+    statistics = Game.from_gdl(text, backend=backend).statistics
+    return str(statistics.backend), statistics.backend_note
+
+
+def probe_load(text: str, backend: str, limits: Limits | None) -> tuple[str, str]:
+    """Load the game on ``backend`` within ``limits`` in a bounded child process (here,
+    unbounded, for None) and return the backend that answers and auto's note: for "auto",
+    whether the game loads on the network, on clingo, or only position by position.
+
+    Raises:
+        ResourceLimitError: not even that load fits ``limits`` (naming the relation that
+            grew, when found).
+        ReasonerError: the game is invalid.
+    """
+    try:
+        return run_bounded(_load_backend, (text, backend), limits)
+    except ResourceLimitError as error:
+        if limits is None:
+            raise
+        from reasoner.engine.overrun import explain_overrun
+
+        raise explain_overrun(error, text, limits) from None
 
 
 def _resident_mb() -> float:
@@ -111,23 +155,27 @@ def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
 
     The walk runs on the backend's machine over fluent bits (as the clingo backend's
     ``Simulate`` does): the figure is the backend's, without ``Game``'s checks of the
-    states and move ids that the walk takes from the game itself."""
+    states and move ids that the walk takes from the game itself. A playout goes on in
+    pieces of 16 steps (the same walk: one draw per step), the clock read between them."""
     rng = random.Random(seed)
     machine = MachineStepper(game.machine)
     start_bits = game.initial_state.bits
+    bits = start_bits
     updates = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        updates += random_playout(machine, start_bits, rng, _NO_CAP).length
+        piece = random_playout(machine, bits, rng, _CHUNK)
+        updates += piece.length
+        bits = start_bits if piece.terminal else piece.final
     elapsed = time.perf_counter() - start
     return updates, updates / elapsed
 
 
 def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
                seed: int = 0, backend: str = "clingo") -> BenchResult:
-    """Median load time and playout rate, one state at a time, of ``backend`` ("clingo" or
-    "propnet") over ``runs`` runs.
+    """Median load time and playout rate, one state at a time, of ``backend`` ("clingo",
+    "propnet" or "position") over ``runs`` runs.
 
     Args:
         name: The game's file name (its stem names the game in the results).

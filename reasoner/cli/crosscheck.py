@@ -1,5 +1,5 @@
 """``crosscheck``: the engine against the Prolog reference (or a trace of another reasoner,
-or one backend against the other), for one game or every game of a folder."""
+or its backends against each other), for one game or every game of a folder."""
 
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ def register(commands: Commands) -> None:
     p.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
                    help="the engine's backend (default: auto)")
     p.add_argument("--backends", action="store_true",
-                   help="compare the network backend with the clingo backend instead of "
-                        "the reference")
+                   help="compare every backend the game loads on (propnet, position) with "
+                        "the clingo backend instead of the reference")
     p.add_argument("--json", action="store_true", help="JSON output (a line per file)")
     limit_options(p)
     p.set_defaults(run=_crosscheck)
@@ -107,8 +107,13 @@ def _crosscheck(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot write {args.record}: {error.strerror}") from None
     if args.json:
         print(json.dumps(outcome.as_dict()))
+    elif outcome.fate is Fate.AGREE and args.backends:
+        baseline, *others = outcome.compared
+        note = f" ({outcome.reason})" if outcome.reason else ""
+        print(f"{args.game}: agree: {' and '.join(others)} against {baseline}{note}: "
+              f"{outcome.playouts} playouts, {outcome.states} states; {outcome.seconds:.2f} s")
     elif outcome.fate is Fate.AGREE:
-        supersets = ("" if args.no_supersets or args.backends
+        supersets = ("" if args.no_supersets
                      else f"; supersets equal ({outcome.superset_atoms} atoms)")
         print(f"{args.game}: agree: {outcome.playouts} playouts, {outcome.states} states"
               f"{supersets}; {outcome.seconds:.2f} s")

@@ -1,4 +1,5 @@
-"""Cross-check runs: one game against the Prolog reference, or a whole folder of games.
+"""Cross-check runs: one game against the Prolog reference (or its backends against each
+other), or a whole folder of games.
 
 Each game of a folder runs in its own bounded child process (:func:`reasoner.corpus.run_folder`),
 and every query to the reference has its own time bound, so a game that makes either reasoner
@@ -12,7 +13,8 @@ loop or explode is reported with its fate and never stops the run. Fates
 * ``engine failed``: this engine rejected the game (invalid GDL, with the reason) or
   failed on it;
 * ``GDL-II``: skipped, as neither reasoner plays GDL-II;
-* ``limit``: the file as a whole exceeded its time or memory bound.
+* ``limit``: the file as a whole exceeded its time or memory bound (comparing backends:
+  also a game that loads only position by position, which leaves nothing to compare).
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from reasoner.errors import (
     ResourceLimitError,
     UnsupportedGdlError,
 )
+from reasoner.propnet.network import NetworkBounds
 
-__all__ = ["FATES", "Outcome", "crosscheck_folder", "crosscheck_game", "format_summary",
-           "superset_map"]
+__all__ = ["FATES", "Outcome", "compare_backends", "crosscheck_folder", "crosscheck_game",
+           "format_summary", "superset_map"]
 
 # The fates of a cross-check, in the order of the summary's counts.
 FATES = (Fate.AGREE, Fate.DISAGREE, Fate.REFERENCE_FAILED, Fate.ENGINE_FAILED, Fate.GDL_II,
@@ -55,6 +58,9 @@ class Outcome:
     states: int = 0
     superset_atoms: int = 0
     seconds: float = 0.0
+    # Comparing backends: the backends compared, the first the one the others were
+    # compared with ("clingo", "propnet", "position"); empty against the reference.
+    compared: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,33 +88,19 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
                     backends: bool = False) -> Outcome:
     """Cross-check one game (in this process) against the Prolog reference, the engine on
     ``backend``; ``limits`` bound the engine's load (see :meth:`Game.from_gdl`). With
-    ``backends``, compare the network backend with the clingo backend instead (a network
-    over its bounds is a "limit")."""
+    ``backends``, compare every backend the game loads on with each other instead (see
+    :func:`compare_backends`)."""
     from reasoner.instantiate.supersets import supersets as engine_supersets
     from reasoner.reference import ReferenceSolver
 
+    if backends:
+        return compare_backends(text, playouts=playouts, seed=seed, max_steps=max_steps,
+                                record=record, path=path, limits=limits)
     start = time.perf_counter()
-    if backends:
-        backend = "propnet"
-    try:
-        game = Game.from_gdl(text, limits=limits, backend=backend)
-    except ResourceLimitError as error:
-        return Outcome(path, Fate.LIMIT, f"engine: {error}", seconds=time.perf_counter() - start)
-    except UnsupportedGdlError as error:
-        return Outcome(path, Fate.GDL_II, str(error), seconds=time.perf_counter() - start)
-    except GdlError as error:
-        return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
-                       seconds=time.perf_counter() - start)
-    if backends:
-        clingo = Game.from_description(game.description, case_sensitive=False,
-                                       backend="clingo")
-        paired = compare_sides(EngineSide(game), EngineSide(clingo), playouts=playouts,
-                               seed=seed, max_steps=max_steps, record=record)
-        seconds = time.perf_counter() - start
-        if paired.disagreement is not None:
-            return Outcome(path, Fate.DISAGREE, paired.disagreement.describe("propnet", "clingo"),
-                           paired.playouts, paired.states, seconds=seconds)
-        return Outcome(path, Fate.AGREE, "", paired.playouts, paired.states, 0, seconds)
+    loaded = _load(text, limits, backend, path, start)
+    if isinstance(loaded, Outcome):
+        return loaded
+    game = loaded
     try:
         with ReferenceSolver.from_gdl(text, timeout=reference_timeout) as reference:
             result: CrossCheck = compare_sides(EngineSide(game), reference, playouts=playouts,
@@ -130,6 +122,75 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
         return Outcome(path, Fate.DISAGREE, result.disagreement.describe(), result.playouts,
                        result.states, seconds=seconds)
     return Outcome(path, Fate.AGREE, "", result.playouts, result.states, atoms, seconds)
+
+
+def _load(text: str, limits: Limits | None, backend: str, path: str,
+          start: float) -> Game | Outcome:
+    """The game loaded on ``backend``, or the outcome of a load that failed."""
+    try:
+        return Game.from_gdl(text, limits=limits, backend=backend)
+    except ResourceLimitError as error:
+        return Outcome(path, Fate.LIMIT, f"engine: {error}", seconds=time.perf_counter() - start)
+    except UnsupportedGdlError as error:
+        return Outcome(path, Fate.GDL_II, str(error), seconds=time.perf_counter() - start)
+    except GdlError as error:
+        return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
+                       seconds=time.perf_counter() - start)
+
+
+def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps: int = 200,
+                     record: TextIO | None = None, path: str = "",
+                     limits: Limits | None = None,
+                     network_bounds: NetworkBounds | None = None) -> Outcome:
+    """Play the game on every backend it loads on and compare each with clingo along the
+    same seeded playouts (state by state, goals in every state).
+
+    The game is loaded on position first (within ``limits``), then under auto with the
+    network's own bounds (``network_bounds``, default :class:`NetworkBounds`): that load
+    settles for the network (all three backends load: propnet and position are compared
+    with clingo), for clingo (the network is too large: position is compared with clingo),
+    or for position (the program does not even ground once: nothing to compare, a
+    "limit"). ``record`` gets the trace of the first pair compared."""
+    start = time.perf_counter()
+    loaded = _load(text, limits, "position", path, start)
+    if isinstance(loaded, Outcome):
+        return loaded
+    games = {"position": loaded}
+    try:
+        auto = Game.from_description(loaded.description, backend="auto",
+                                     network_bounds=network_bounds or NetworkBounds())
+        note = auto.statistics.backend_note
+        if auto.backend == "position":
+            return Outcome(path, Fate.LIMIT, "nothing to compare: the game loads only "
+                           f"position by position ({note})",
+                           seconds=time.perf_counter() - start, compared=("position",))
+        games[str(auto.backend)] = auto
+        if "clingo" not in games:
+            games["clingo"] = Game.from_description(loaded.description, backend="clingo")
+    except GdlError as error:
+        return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
+                       seconds=time.perf_counter() - start)
+    clingo = games["clingo"]
+    others = [name for name in ("propnet", "position") if name in games]
+    total_playouts = total_states = 0
+    for name in others:
+        try:
+            paired = compare_sides(EngineSide(games[name]), EngineSide(clingo),
+                                   playouts=playouts, seed=seed, max_steps=max_steps,
+                                   record=record, goals_everywhere=True)
+        except ResourceLimitError as error:  # a position that grows past its bound
+            return Outcome(path, Fate.LIMIT, f"{name}: {error}", total_playouts,
+                           total_states, seconds=time.perf_counter() - start,
+                           compared=("clingo", name))
+        record = None
+        total_playouts += paired.playouts
+        total_states += paired.states
+        if paired.disagreement is not None:
+            return Outcome(path, Fate.DISAGREE, paired.disagreement.describe(name, "clingo"),
+                           total_playouts, total_states,
+                           seconds=time.perf_counter() - start, compared=("clingo", name))
+    return Outcome(path, Fate.AGREE, note, total_playouts, total_states,
+                   seconds=time.perf_counter() - start, compared=("clingo", *others))
 
 
 def _bounded_game(path: str, playouts: int, seed: int, max_steps: int,

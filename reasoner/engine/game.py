@@ -25,7 +25,7 @@ from reasoner.errors import (
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, validate
-from reasoner.propnet.network import Network, NetworkSize
+from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics"]
 
@@ -46,8 +46,8 @@ class LoadStatistics:
     moves: int
     rules: int
     ground_atoms: int
-    backend: Backend = Backend.CLINGO  # the backend that answers: CLINGO or PROPNET
-    backend_note: str = ""  # why "auto" settled for clingo
+    backend: Backend = Backend.CLINGO  # the backend that answers: CLINGO, PROPNET or POSITION
+    backend_note: str = ""  # why "auto" settled for clingo or position
     network_ms: float = 0.0  # of ground_ms: building the network (or trying to)
     network: NetworkSize | None = None
 
@@ -58,7 +58,8 @@ class LoadStatistics:
 
 
 class Game:
-    """A GDL game's state machine, grounded once and queried by propagation.
+    """A GDL game's state machine, answered by one of the backends (see
+    :mod:`reasoner.engine.backend`).
 
     Build one with :meth:`from_gdl` or :meth:`from_file`. Roles, fluents and moves are GDL
     text at this surface (lower case, single spaces); states and moves are cheap values.
@@ -115,8 +116,10 @@ class Game:
                 a load that fits is repeated here, so a bound costs one extra load.
             backend: "clingo" (queries are clingo solves), "propnet" (a compiled
                 propositional network; refused with ResourceLimitError when it exceeds
-                its bounds) or "auto" (the network when it builds within its bounds,
-                else clingo; :attr:`LoadStatistics.backend_note` says why).
+                its bounds), "position" (each position ground as it is asked, for games
+                too large to ground once) or "auto" (the network when it builds within
+                its bounds, else clingo when the program grounds within them, else
+                position; :attr:`LoadStatistics.backend_note` says why).
 
         Raises:
             GdlSyntaxError: malformed text, with line and column.
@@ -144,8 +147,11 @@ class Game:
     @classmethod
     def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
                          strict: bool = False, parse_ms: float = 0.0,
-                         backend: Backend | str = Backend.AUTO) -> Game:
-        """Validate, translate and ground an already parsed game (see :meth:`from_gdl`)."""
+                         backend: Backend | str = Backend.AUTO,
+                         network_bounds: NetworkBounds | None = None) -> Game:
+        """Validate, translate and ground an already parsed game (see :meth:`from_gdl`);
+        ``network_bounds`` replace the network's own bounds ("propnet") or auto's
+        (:data:`reasoner.engine.backend.AUTO_BOUNDS`)."""
         t1 = time.perf_counter()
         found = validate(description, strict=strict)
         t2 = time.perf_counter()
@@ -156,6 +162,7 @@ class Game:
         built = build_machine(
             translation, superset, description.roles, backend,
             check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
+            bounds=network_bounds,
         )
         machine = built.machine
         t5 = time.perf_counter()
@@ -353,7 +360,8 @@ class Game:
     def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
         """``playouts`` seeded random playouts from ``state``: bit-parallel batches on the
-        network backend, :func:`reasoner.engine.walk.simulate_sequentially` on clingo;
+        network backend, :func:`reasoner.engine.walk.simulate_sequentially` on clingo and
+        position;
         ``check`` is called between steps or playouts and may raise to stop.
 
         Raises:
