@@ -132,10 +132,6 @@ UNSTRATIFIED = ("(role a) (legal a go) (<= p (not q)) (<= q (not p)) (<= termina
                 "(goal a 0)")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug in reasoner/asp/position.py: PositionMachine._model makes its control with "
-    "new_control(), i.e. clingo's default of one model, so the check for a second answer "
-    "set never sees one; the fix is new_control(['2'])"))
 def test_rules_with_two_answer_sets_are_refused_on_position_as_on_clingo() -> None:
     """Rules that are not stratified on the ground level (two answer sets here) are refused
     at load on position, as clingo and the network refuse them, instead of answering from
