@@ -107,3 +107,34 @@ def test_without_limits_the_work_runs_here(tmp_path: Path) -> None:
                               ended=_ended))
     assert [(Path(r.path).name, r.fate) for r in records] == [
         ("a.kif", Fate.LOADED), ("raises.kif", Fate.FAILED)]
+
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+def test_a_sweep_stops_playing_at_its_time_and_still_counts_the_game_as_loaded() -> None:
+    """A game that loads but whose playouts would outlast the file's time is ``loaded``: the
+    playouts stop at the time given, and the reason says how far they got."""
+    from reasoner.cli.sweeping import check_file
+
+    whole = check_file(str(GAMES / "connectfour.kif"), playouts=3, max_steps=200)
+    assert whole.fate == "loaded" and whole.reason == "" and whole.steps > 3
+    cut = check_file(str(GAMES / "connectfour.kif"), playouts=3, max_steps=200,
+                     seconds=0.0)  # the time is up as soon as the game has loaded
+    assert cut.fate == "loaded"
+    assert cut.steps == 0
+    assert cut.reason == "played 0 steps (0 whole playouts) before the time bound"
+
+
+def test_the_sweep_table_counts_backends_and_load_times() -> None:
+    """The sweep's table says how many loaded files run on each backend, and the load time
+    distribution."""
+    from reasoner.cli.sweeping import SweepResult, format_table
+
+    fates = [SweepResult("a.kif", Fate.LOADED, load_ms=100.0, backend="propnet"),
+             SweepResult("b.kif", Fate.LOADED, load_ms=9000.0, backend="position"),
+             SweepResult("c.kif", Fate.LOADED, load_ms=2000.0, backend="propnet"),
+             SweepResult("d.kif", Fate.LIMIT, "over")]
+    table = format_table(fates)
+    assert "backends of the 3 files that loaded: 2 propnet, 1 position" in table
+    assert "load seconds: median 2.00" in table and "max 9.00" in table

@@ -4,7 +4,8 @@ Each file runs in its own bounded child process (:func:`reasoner.corpus.run_fold
 game that explodes or a crash in one file cannot stop the sweep. Fates
 (:class:`reasoner.corpus.Fate`):
 
-* ``loaded``: it loaded and played its seeded random playouts to the end (or the step cap);
+* ``loaded``: it loaded and played its seeded random playouts to the end (or the step cap,
+  or as far as the file's time bound let them: the reason then says how far);
 * ``instantiated`` (instantiation sweeps): its instantiated game plays exactly like it;
 * ``rejected``: invalid or unsupported GDL, with the reason (an expected outcome for such files);
 * ``defect``: it loaded, but its rules misbehave in play (a role without legal moves in a
@@ -28,11 +29,10 @@ from reasoner.corpus import Fate, run_folder
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
-from reasoner.engine.walk import random_playout
+from reasoner.engine.walk import pick_joint
 from reasoner.errors import (
     GdlError,
     GoalError,
-    NoLegalMoveError,
     ResourceLimitError,
 )
 
@@ -57,7 +57,7 @@ class SweepResult:
     steps: int = 0
     seconds: float = 0.0
     rules: int = 0  # ground rules of the instantiated game (instantiation sweeps)
-    backend: str = ""  # the backend the game loaded on ("propnet" or "clingo")
+    backend: str = ""  # the backend the game loaded on ("propnet", "clingo" or "position")
     gates: int = 0  # of its network, when it got one
 
     def as_dict(self) -> dict[str, Any]:
@@ -69,39 +69,58 @@ class SweepResult:
         return cls(path, fate, reason, seconds=seconds)
 
 
-def _play(game: Game, playouts: int, max_steps: int, seed: int) -> tuple[int, str]:
-    """Seeded random playouts; returns the number of steps and a defect (or "")."""
+def _play(game: Game, playouts: int, max_steps: int, seed: int,
+          deadline: float = float("inf")) -> tuple[int, str, str]:
+    """Seeded random playouts until ``deadline`` (a :func:`time.perf_counter` value): the
+    number of steps, a defect (or "") and, when the deadline came first, how far they got."""
     rng = random.Random(seed)
     steps = 0
     for playout in range(playouts):
-        try:
-            result = random_playout(game, game.initial_state, rng, max_steps)
-        except NoLegalMoveError as error:
-            return steps, f"playout {playout}: {error}"
-        steps += result.length
-        if result.terminal:
+        state = game.initial_state
+        info = game.info(state)
+        length = 0
+        while length < max_steps and not info.terminal:
+            if time.perf_counter() > deadline:
+                return steps, "", (f"played {steps} steps ({playout} whole playouts) "
+                                   "before the time bound")
+            legal = info.legal
+            if not all(legal):
+                missing = [game.roles[r] for r, moves in enumerate(legal) if not moves]
+                return steps, (f"playout {playout}: role {missing[0]} has no legal move in "
+                               f"a non-terminal state after {length} steps"), ""
+            state, info = game.step(state, pick_joint(rng, legal), check_legal=False)
+            length += 1
+            steps += 1
+        if info.terminal:
             try:
-                game.goals(result.final)
+                game.goals(state)
             except GoalError as error:
-                return steps, f"playout {playout}, terminal state: {error}"
-    return steps, ""
+                return steps, f"playout {playout}, terminal state: {error}", ""
+    return steps, "", ""
 
 
 def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
-               strict: bool = False) -> SweepResult:
-    """Load and play one file in this process (see :func:`sweep` for the bounded version)."""
+               strict: bool = False, seconds: float = float("inf")) -> SweepResult:
+    """Load and play one file in this process (see :func:`sweep` for the bounded version);
+    the playouts stop when ``seconds`` since the start have passed (the game loaded: its
+    fate is ``loaded``, the reason says how far they got)."""
     start = time.perf_counter()
     try:
         game = Game.from_file(path, strict=strict)
     except GdlError as error:
         return SweepResult(path, Fate.REJECTED, str(error), seconds=time.perf_counter() - start)
-    steps, defect = _play(game, playouts, max_steps, seed)
+    steps, defect, cut = _play(game, playouts, max_steps, seed, start + seconds)
     stats = game.statistics
     return SweepResult(
-        path, Fate.DEFECT if defect else Fate.LOADED, defect, len(game.roles), stats.fluents,
-        stats.moves, round(stats.total_ms, 2), steps, time.perf_counter() - start,
-        backend=stats.backend, gates=stats.network.gates if stats.network else 0,
+        path, Fate.DEFECT if defect else Fate.LOADED, defect or cut, len(game.roles),
+        stats.fluents, stats.moves, round(stats.total_ms, 2), steps,
+        time.perf_counter() - start, backend=stats.backend,
+        gates=stats.network.gates if stats.network else 0,
     )
+
+
+# Of a file's time bound, the part its playouts may use (the rest is the child's margin).
+PLAY_SHARE = 0.85
 
 
 DEFAULT_LIMITS = Limits(60.0, 4096)
@@ -191,7 +210,9 @@ def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: i
                           (playouts, max_steps, seed, strict, limits, check_limits),
                           limits=None, ended=SweepResult.ended,
                           limit_reason=_explained(limits))
-    return run_folder(paths, check_file, (playouts, max_steps, seed, strict), limits=limits,
+    return run_folder(paths, check_file,
+                      (playouts, max_steps, seed, strict, limits.seconds * PLAY_SHARE),
+                      limits=limits,
                       ended=SweepResult.ended, limit_reason=_explained(limits))
 
 
@@ -217,14 +238,22 @@ def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
                  + f" of {len(fates)} files")
     loaded = [f for f in fates if f.backend]
     if loaded:
-        networks = sum(f.backend == "propnet" for f in loaded)
-        lines.append(f"network: {networks} of the {len(loaded)} files that loaded got a "
-                     "propositional network within its bounds; the others run on clingo")
+        backends = Counter(f.backend for f in loaded)
+        lines.append(f"backends of the {len(loaded)} files that loaded: "
+                     + ", ".join(f"{backends[b]} {b}" for b in ("propnet", "clingo", "position")
+                                 if backends[b]))
+        load = sorted(f.load_ms / 1000 for f in loaded)
+        lines.append(f"load seconds: median {_quantile(load, 0.5):.2f}, 90th percentile "
+                     f"{_quantile(load, 0.9):.2f}, 99th percentile {_quantile(load, 0.99):.2f}, "
+                     f"max {load[-1]:.2f}")
     done = sorted(f.seconds for f in fates if f.fate in (Fate.LOADED, Fate.INSTANTIATED))
     if done:
-        def at(q: float) -> float:
-            return done[min(len(done) - 1, int(q * len(done)))]
-
-        lines.append(f"seconds per file: median {at(0.5):.2f}, 90th percentile {at(0.9):.2f}, "
-                     f"99th percentile {at(0.99):.2f}, max {done[-1]:.2f}")
+        lines.append(f"seconds per file: median {_quantile(done, 0.5):.2f}, 90th percentile "
+                     f"{_quantile(done, 0.9):.2f}, 99th percentile {_quantile(done, 0.99):.2f}, "
+                     f"max {done[-1]:.2f}")
     return "\n".join(lines)
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """The value at quantile ``q`` of an ascending, non-empty list."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
