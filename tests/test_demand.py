@@ -285,9 +285,14 @@ def test_a_rewrite_that_keeps_a_negative_cycle_is_given_up() -> None:
 
 
 def test_only_what_the_queries_reach_is_kept() -> None:
-    """A derived relation no query reads is dropped; the game's facts stay."""
+    """A relation no query reads is dropped, derived or facts alone (tic-tac-toe's role
+    and init facts: a position would ground them for nothing); facts a query reads stay."""
     text = (GAMES / "tictactoe.kif").read_text() + "(<= (unused ?x) (true (cell ?x 1 b)))"
     flats = _flats(text)
     rewritten = demand_rules(flats, queries=QUERIES, base=BASE)
     names = {rule.head.name for rule in rewritten}
-    assert "unused" not in names and "role" in names
+    assert "unused" not in names and "role" not in names and "init" not in names
+    with_facts = demand_rules(_flats("(role r) (legal r go) (<= (legal r ?m) (move ?m)) "
+                                     "(move a) (move b) (<= terminal (true done)) (goal r 0)"),
+                              queries=QUERIES, base=BASE)
+    assert {rule.head.name for rule in with_facts} >= {"move", "legal"}

@@ -24,7 +24,7 @@ from functools import cached_property
 
 from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.components import depending_on
-from reasoner.gdl.demand import demand_rules
+from reasoner.gdl.demand import adorned_relation, demand_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -170,8 +170,7 @@ class Translation:
 
     @cached_property
     def _position_rules(self) -> list[Rule]:
-        return demand_rules(self.flats, queries=[("legal", 2), ("terminal", 0), ("goal", 2)],
-                            base=_BASE)
+        return demand_rules(self.flats, queries=_POSITION_QUERIES, base=_BASE)
 
     @cached_property
     def position_program(self) -> str:
@@ -186,7 +185,11 @@ class Translation:
         (relations renamed ``"legal next"``, see NEXT_SUFFIX): one grounding yields the
         successor and what it answers."""
         successor = demand_rules(self.flats, queries=[("next", 1)], base=_BASE)
-        return _demand_program(successor + [_next_layer(r) for r in self._position_rules])
+        # The successor's own answers are always renamed, static or not (goal facts).
+        dynamic = {name for name, _ in depending_on(_dependencies(self.flats), _BASE)} | {
+            name for name, _ in _POSITION_QUERIES}
+        rules = successor + [_next_layer(r, dynamic) for r in self._position_rules]
+        return _demand_program(list(dict.fromkeys(rules)))
 
     @cached_property
     def init_program(self) -> str:
@@ -265,6 +268,7 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
 
 
 _BASE = (("true", 1), ("does", 2))
+_POSITION_QUERIES = (("legal", 2), ("terminal", 0), ("goal", 2))
 _RELAXED_QUERIES = (("init", 1), ("next", 1), ("legal", 2), ("role", 1))
 
 
@@ -284,12 +288,21 @@ def _demand_program(rules: list[Rule]) -> str:
 NEXT_SUFFIX = " next"  # a space: no GDL name holds one
 
 
-def _next_layer(rule: Rule) -> Rule:
-    """The rule over the successor: ``true`` read as ``next``, every other relation renamed
-    apart (helper relations hold different instances in the two states)."""
+def _next_layer(rule: Rule, dynamic: set[str]) -> Rule:
+    """The rule over the successor: ``true`` read as ``next``, every relation that depends
+    on the state (``dynamic``, by name; its adorned and magic copies with it) renamed apart,
+    as it holds different instances in the two states.
+
+    A static relation keeps its name and its rules are shared with the current state's: its
+    instances are the same in both, and an adorned copy computes the instances that either
+    state demands of it (its magic set is the union of both demands), each as in the full
+    relation."""
     def rename(atom: Atom) -> Atom:
-        name = "next" if atom.name == "true" else atom.name + NEXT_SUFFIX
-        return Atom(name, atom.args, atom.pos)
+        if atom.name == "true":
+            return Atom("next", atom.args, atom.pos)
+        if adorned_relation(atom.name) not in dynamic:
+            return atom
+        return Atom(atom.name + NEXT_SUFFIX, atom.args, atom.pos)
 
     body: list[Literal] = []
     for literal in rule.body:

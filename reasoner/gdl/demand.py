@@ -199,10 +199,7 @@ class _Rewriter:
             emitted.add(sig)
             for rule in self.by_head[sig]:
                 out += self._rewrite_rule(rule, adornment)
-        # Relations of facts alone (and anything else no query reaches) stay as they are.
-        for sig, group in self.by_head.items():
-            if sig not in emitted and sig not in self.demandable:
-                out += group
+        # What no query reaches is left out: a position would ground it for nothing.
         return out
 
     def _rewrite_rule(self, rule: Rule, adornment: str) -> list[Rule]:
