@@ -186,7 +186,7 @@ class Translation:
         successor and what it answers."""
         successor = demand_rules(self.flats, queries=[("next", 1)], base=_BASE)
         # The successor's own answers are always renamed, static or not (goal facts).
-        dynamic = {name for name, _ in depending_on(_dependencies(self.flats), _BASE)} | {
+        dynamic = {name for name, _ in depending_on(_dependencies(list(self.flats)), _BASE)} | {
             name for name, _ in _POSITION_QUERIES}
         rules = successor + [_next_layer(r, dynamic) for r in self._position_rules]
         return _demand_program(list(dict.fromkeys(rules)))
