@@ -21,9 +21,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.components import depending_on
+from reasoner.gdl.decompose import decompose_rules
 from reasoner.gdl.demand import adorned_relation, demand_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
@@ -154,6 +156,21 @@ class Translation:
     # The flat rules (after unfolding) the programs below are made of, on first use.
     flats: tuple[Rule, ...] = ()
     relaxed_flats: tuple[Rule, ...] = ()
+    # The game program and successor layer that clingo grounds over the superset (for the
+    # clingo backend and the network): the game's, with wide bodies split (see
+    # :mod:`reasoner.gdl.decompose`); empty means the same as game_program.
+    ground_program: str = ""
+    ground_next_layer_program: str = ""
+
+    @property
+    def program_to_ground(self) -> str:
+        """The game program as clingo grounds it over the superset."""
+        return self.ground_program or self.game_program
+
+    @property
+    def layer_to_ground(self) -> str:
+        """The successor layer as clingo grounds it over the superset."""
+        return self.ground_next_layer_program or self.next_layer_program
 
     @cached_property
     def superset_programs(self) -> tuple[str, ...]:
@@ -214,6 +231,40 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     flats = [flat for rule in game.rules for flat in flat_rules(rule)]
     if unfold_calls:
         flats = unfold(flats)
+    shown = _texts(flats, relaxed_everything, count_instances)
+    # What is ground over the superset (by clingo, for the network, for the superset
+    # itself) gets its wide bodies split; what is shown and instantiated keeps the game's
+    # own relations, and the position programs, ground over one state, where such a join
+    # is small, keep them whole too (fewer rules to ground).
+    split = decompose_rules(flats)
+    ground = shown if split == flats else _texts(split, False, False)
+    return Translation(
+        game_program=shown.game,
+        relaxed_program=shown.relaxed,
+        relaxed_step_program=shown.relaxed_step,
+        next_layer_program=shown.layer,
+        flat_rule_count=len(flats),
+        next_layer_names=shown.layer_names,
+        counted=shown.counted,
+        flats=tuple(flats),
+        relaxed_flats=ground.relaxed_flats,
+        ground_program=ground.game,
+        ground_next_layer_program=ground.layer,
+    )
+
+
+class _Texts(NamedTuple):
+    game: str
+    relaxed: str
+    relaxed_step: str
+    layer: str
+    layer_names: dict[str, str]
+    counted: tuple[Signature, ...]
+    relaxed_flats: tuple[Rule, ...]
+
+
+def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -> _Texts:
+    """The game, relaxed and successor-layer programs of flat rules."""
     graph = _dependencies(flats)
 
     # Relations whose truth depends on the current state need a successor-layer copy.
@@ -251,18 +302,16 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             relaxed_flats.append(_positive(flat))
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]
-    return Translation(
-        game_program="\n".join(game_lines) + "\n",
-        relaxed_program="\n".join(relaxed_head + relaxed_lines) + "\n",
-        relaxed_step_program="\n".join(relaxed_lines) + "\n",
-        next_layer_program="\n".join(layer_lines) + "\n",
-        flat_rule_count=len(flats),
-        next_layer_names={
+    return _Texts(
+        game="\n".join(game_lines) + "\n",
+        relaxed="\n".join(relaxed_head + relaxed_lines) + "\n",
+        relaxed_step="\n".join(relaxed_lines) + "\n",
+        layer="\n".join(layer_lines) + "\n",
+        layer_names={
             name: rename.get((name, arity), name)
             for name, arity in (("legal", 2), ("terminal", 0), ("goal", 2))
         },
         counted=tuple(counted) if count_instances else (),
-        flats=tuple(flats),
         relaxed_flats=tuple(relaxed_flats),
     )
 
