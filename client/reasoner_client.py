@@ -118,16 +118,18 @@ class ReasonerClient:
             raise error_from_rpc(error) from None
 
     def load_game(self, gdl: str, *, case_sensitive: bool = False,
-                  lenient: bool = False, backend: str = "auto") -> RemoteGame:
+                  lenient: bool = False, backend: str = "auto",
+                  strict: bool = False) -> RemoteGame:
         """Load a game (idempotent) and return a handle with its tables.
 
         ``backend`` is "clingo", "propnet", "position" (each position ground as it is
         asked, for games too large to ground once) or "auto" (the network when it builds
         within its bounds, else clingo, else position); :attr:`RemoteGame.backend` says
-        which one answers.
+        which one answers. ``strict`` refuses what the default reading accepts with a
+        warning (a name with two arities, a connective inside a term, a flat base fact).
         """
         options = pb.LoadOptions(case_sensitive=case_sensitive, lenient=lenient,
-                                 backend=backend)
+                                 backend=backend, strict=strict)
         response = self.call("LoadGame", pb.LoadGameRequest(gdl=gdl, options=options))
         return RemoteGame(self, response.game, gdl, options)
 

@@ -752,3 +752,17 @@ def test_next_past_its_deadline_gives_up() -> None:
         started = time.monotonic()
         assert_answers(server, game)
         assert time.monotonic() - started < 2
+
+
+TWO_ARITIES = ("(role r) (init p) (legal r a) (<= (next q) (true p)) (<= terminal (true q)) "
+               "(goal r 100) (foo bar) (foo bar bar)")
+
+
+def test_a_strict_load_refuses_what_the_default_reading_accepts(srv: Server) -> None:
+    """LoadOptions.strict refuses a name used with two arities with INVALID_ARGUMENT and
+    the reason; the same text loads by default, with the reading among its warnings."""
+    strict = pb.LoadGameRequest(gdl=TWO_ARITIES, options=pb.LoadOptions(strict=True))
+    details = expect_error(INVALID, srv.stub.LoadGame, strict)
+    assert "relation 'foo' is used with" in details
+    loaded = srv.stub.LoadGame(pb.LoadGameRequest(gdl=TWO_ARITIES), timeout=30)
+    assert any("relation 'foo' is used with" in warning for warning in loaded.game.warnings)

@@ -159,7 +159,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         # reasoner.gdl.validation); options.lenient, which asked for it, is that default now.
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
-            seconds=context.time_remaining(), backend=backend)
+            strict=request.options.strict, seconds=context.time_remaining(), backend=backend)
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
@@ -307,7 +307,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Translate(self, request: pb.TranslateRequest,
                   context: grpc.ServicerContext) -> pb.TranslateResponse:
         description = parse_gdl(request.gdl, case_sensitive=request.options.case_sensitive)
-        warnings = validate(description)  # the default reading, as LoadGame's
+        warnings = validate(description, strict=request.options.strict)  # as LoadGame reads
         translation = translate(description)
         return pb.TranslateResponse(
             program=translation.game_program,

@@ -45,14 +45,16 @@ ERROR_KIND_REFERENCE_FAILURE: ErrorKind
 ERROR_KIND_REASONER: ErrorKind
 
 class LoadOptions(_message.Message):
-    __slots__ = ("case_sensitive", "lenient", "backend")
+    __slots__ = ("case_sensitive", "lenient", "backend", "strict")
     CASE_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
     LENIENT_FIELD_NUMBER: _ClassVar[int]
     BACKEND_FIELD_NUMBER: _ClassVar[int]
+    STRICT_FIELD_NUMBER: _ClassVar[int]
     case_sensitive: bool
     lenient: bool
     backend: str
-    def __init__(self, case_sensitive: _Optional[bool] = ..., lenient: _Optional[bool] = ..., backend: _Optional[str] = ...) -> None: ...
+    strict: bool
+    def __init__(self, case_sensitive: _Optional[bool] = ..., lenient: _Optional[bool] = ..., backend: _Optional[str] = ..., strict: _Optional[bool] = ...) -> None: ...
 
 class LoadGameRequest(_message.Message):
     __slots__ = ("gdl", "options")
