@@ -23,6 +23,7 @@ from reasoner.asp.stratification import GroundDependencies
 from reasoner.asp.superset import Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
+from reasoner.engine.state_cache import StateCache
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import GdlValidationError
@@ -30,7 +31,6 @@ from reasoner.errors import GdlValidationError
 __all__ = ["Machine"]
 
 _GOAL_SPAN = 101  # goal values 0..100
-_CACHE_SIZE = 65536
 
 
 
@@ -147,7 +147,7 @@ class Machine:
         self._absent_moves = [-literal for literal in self._move_literals]
         self._shown: Sequence[clingo.Symbol] = ()
         self._models = 0
-        self._cache: dict[int, StateInfo] = {}
+        self._cache = StateCache()
 
     # -- queries -------------------------------------------------------------------------
 
@@ -160,7 +160,7 @@ class Machine:
             self._solve(bits, (), current=True, successor=False)
             info, _, _ = self._decode(bits, current=True, successor=False)
             assert info is not None
-            self._remember(bits, info)
+            self._cache.put(bits, info)
         return info
 
     def transition(self, bits: int, joint: tuple[int, ...],
@@ -176,8 +176,8 @@ class Machine:
             info, next_bits, next_info = self._decode(bits, current=current, successor=True)
             assert next_info is not None
             if info is not None:
-                self._remember(bits, info)
-            self._remember(next_bits, next_info)
+                self._cache.put(bits, info)
+            self._cache.put(next_bits, next_info)
         return info, next_bits, next_info
 
     def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
@@ -188,13 +188,6 @@ class Machine:
                                      record, check)
 
     # -- internals -----------------------------------------------------------------------
-
-    def _remember(self, bits: int, info: StateInfo) -> None:
-        # Called with the lock held: eviction iterates the cache.
-        cache = self._cache
-        if len(cache) >= _CACHE_SIZE:
-            cache.pop(next(iter(cache)))
-        cache[bits] = info
 
     def _on_model(self, model: clingo.Model) -> None:
         self._models += 1

@@ -14,15 +14,15 @@ states mean the same whichever backend answers.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 
 import clingo
 
 from reasoner.asp.encoding import constant_text, predicate_name, relation_name
-from reasoner.asp.superset import GroundingBudget, OverBudget, Superset, new_control
+from reasoner.asp.superset import GroundingBudget, Superset, ground_within, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import NEXT_SUFFIX, Translation
+from reasoner.engine.state_cache import StateCache
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import GdlValidationError, ResourceLimitError
@@ -30,7 +30,6 @@ from reasoner.gdl.demand import adorned_relation
 
 __all__ = ["PositionMachine"]
 
-_CACHE_SIZE = 65536
 # What one position may ground before the query is refused (RESOURCE_EXHAUSTED over gRPC).
 POSITION_RULES = 2_000_000
 POSITION_SECONDS = 20.0
@@ -65,8 +64,7 @@ class PositionMachine:
         self._move_facts = tuple(f"does({r},{m})." for _, r, m in moves)
         self._position = translation.position_program + _SHOW_POSITION
         self._step = translation.step_program + _SHOW_STEP
-        self._lock = threading.Lock()
-        self._cache: dict[int, StateInfo] = {}
+        self._cache = StateCache()
         self.ground_atom_count = 0
         self.init_bits = 0
         for symbol in self._model(translation.init_program + _SHOW_INIT, ""):
@@ -83,7 +81,7 @@ class PositionMachine:
             return cached
         _, info = self._decode(self._model(self._position, self._facts(bits)),
                                ("legal", "terminal", "goal"))
-        self._remember(bits, info)
+        self._cache.put(bits, info)
         return info
 
     def transition(self, bits: int, joint: tuple[int, ...],
@@ -94,7 +92,7 @@ class PositionMachine:
         facts = self._facts(bits) + "\n".join(self._move_facts[m] for m in joint)
         following, next_info = self._decode(self._model(self._step, facts),
                                             (_LEGAL, _TERMINAL, _GOAL))
-        self._remember(following, next_info)
+        self._cache.put(following, next_info)
         return info, following, next_info
 
     def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
@@ -105,12 +103,6 @@ class PositionMachine:
                                      record, check)
 
     # -- internals -----------------------------------------------------------------------
-
-    def _remember(self, bits: int, info: StateInfo) -> None:
-        with self._lock:
-            if len(self._cache) >= _CACHE_SIZE:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[bits] = info
 
     def _decode(self, symbols: Sequence[clingo.Symbol],
                 names: tuple[str, str, str]) -> tuple[int, StateInfo]:
@@ -184,13 +176,8 @@ class PositionMachine:
         ctl.add("base", [], program)
         ctl.add("base", [], facts)
         budget = GroundingBudget(POSITION_RULES, POSITION_SECONDS)
-        ctl.register_observer(budget)
-        try:
-            ctl.ground([("base", [])])
-        except (OverBudget, RuntimeError):  # clingo may rethrow it as its own error
-            if not budget.stopped:
-                raise
-            raise self._too_large(ctl, budget) from None
+        if not ground_within(ctl, budget):
+            raise self._too_large(ctl, budget)
         self.ground_atom_count = max(self.ground_atom_count, len(ctl.symbolic_atoms))
         shown: list[Sequence[clingo.Symbol]] = []
         with ctl.solve(yield_=True) as handle:

@@ -69,6 +69,19 @@ class OverBudget(Exception):
     """Raised inside the grounder when a tried program grows past its budget."""
 
 
+def ground_within(ctl: clingo.Control, budget: GroundingBudget) -> bool:
+    """Ground ``ctl``'s base part under ``budget``: True if it finished, False if the
+    budget stopped it (any other error is raised)."""
+    ctl.register_observer(budget)
+    try:
+        ctl.ground([("base", [])])
+    except (OverBudget, RuntimeError):  # clingo may rethrow it as its own error
+        if not budget.stopped:
+            raise
+        return False
+    return True
+
+
 def _ground_relaxed(translation: Translation) -> clingo.Control:
     """A control with the superset ground: the demand-driven relaxed programs in turn (all
     but the last within a budget), or the plain relaxed program."""
@@ -77,13 +90,7 @@ def _ground_relaxed(translation: Translation) -> clingo.Control:
         ctl = new_control()
         ctl.add("base", [], program)
         if index < len(programs) - 1:
-            budget = GroundingBudget(FIRST_TRY_RULES, FIRST_TRY_SECONDS)
-            ctl.register_observer(budget)
-            try:
-                ctl.ground([("base", [])])
-            except (OverBudget, RuntimeError):  # clingo may rethrow it as its own error
-                if not budget.stopped:
-                    raise
+            if not ground_within(ctl, GroundingBudget(FIRST_TRY_RULES, FIRST_TRY_SECONDS)):
                 continue
         else:
             ctl.ground([("base", [])])

@@ -29,10 +29,11 @@ from reasoner.corpus import Fate, run_folder
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
-from reasoner.engine.walk import pick_joint
+from reasoner.engine.walk import random_playout
 from reasoner.errors import (
     GdlError,
     GoalError,
+    NoLegalMoveError,
     ResourceLimitError,
 )
 
@@ -70,37 +71,31 @@ class SweepResult:
 
 
 def _play(game: Game, playouts: int, max_steps: int, seed: int,
-          deadline: float = float("inf")) -> tuple[int, str, str]:
+          deadline: float | None = None) -> tuple[int, str, str]:
     """Seeded random playouts until ``deadline`` (a :func:`time.perf_counter` value): the
     number of steps, a defect (or "") and, when the deadline came first, how far they got."""
     rng = random.Random(seed)
     steps = 0
     for playout in range(playouts):
-        state = game.initial_state
-        info = game.info(state)
-        length = 0
-        while length < max_steps and not info.terminal:
-            if time.perf_counter() > deadline:
-                return steps, "", (f"played {steps} steps ({playout} whole playouts) "
-                                   "before the time bound")
-            legal = info.legal
-            if not all(legal):
-                missing = [game.roles[r] for r, moves in enumerate(legal) if not moves]
-                return steps, (f"playout {playout}: role {missing[0]} has no legal move in "
-                               f"a non-terminal state after {length} steps"), ""
-            state, info = game.step(state, pick_joint(rng, legal), check_legal=False)
-            length += 1
-            steps += 1
-        if info.terminal:
+        try:
+            result = random_playout(game, game.initial_state, rng, max_steps,
+                                    deadline=deadline)
+        except NoLegalMoveError as error:
+            return steps, f"playout {playout}: {error}", ""
+        steps += result.length
+        if result.timed_out:
+            return steps, "", (f"played {steps} steps ({playout} whole playouts) before "
+                               "the time bound")
+        if result.terminal:
             try:
-                game.goals(state)
+                game.goals(result.final)
             except GoalError as error:
                 return steps, f"playout {playout}, terminal state: {error}", ""
     return steps, "", ""
 
 
 def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0,
-               strict: bool = False, seconds: float = float("inf")) -> SweepResult:
+               strict: bool = False, seconds: float | None = None) -> SweepResult:
     """Load and play one file in this process (see :func:`sweep` for the bounded version);
     the playouts stop when ``seconds`` since the start have passed (the game loaded: its
     fate is ``loaded``, the reason says how far they got)."""
@@ -109,7 +104,8 @@ def check_file(path: str, playouts: int = 3, max_steps: int = 200, seed: int = 0
         game = Game.from_file(path, strict=strict)
     except GdlError as error:
         return SweepResult(path, Fate.REJECTED, str(error), seconds=time.perf_counter() - start)
-    steps, defect, cut = _play(game, playouts, max_steps, seed, start + seconds)
+    steps, defect, cut = _play(game, playouts, max_steps, seed,
+                               None if seconds is None else start + seconds)
     stats = game.statistics
     return SweepResult(
         path, Fate.DEFECT if defect else Fate.LOADED, defect or cut, len(game.roles),

@@ -16,6 +16,7 @@ the one other sampler; a seed fixes them too, but they visit other states.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, Protocol, TypeVar
@@ -128,11 +129,13 @@ class PlayoutResult(Generic[S]):
     length: int
     terminal: bool
     trajectory: tuple[tuple[int, ...], ...]
+    timed_out: bool = False  # stopped at its deadline, before its end
 
 
 def random_playout(game: Stepper[S], state: S, rng: random.Random, max_steps: int,
-                   record: bool = False) -> PlayoutResult[S]:
-    """Play the random walk from ``state`` to its end (see :func:`random_walk`).
+                   record: bool = False, deadline: float | None = None) -> PlayoutResult[S]:
+    """Play the random walk from ``state`` to its end (see :func:`random_walk`), or until
+    ``deadline`` (a :func:`time.perf_counter` value) has passed.
 
     Raises:
         NoLegalMoveError: a role has no legal move in a non-terminal state.
@@ -143,6 +146,8 @@ def random_playout(game: Stepper[S], state: S, rng: random.Random, max_steps: in
     trajectory: list[tuple[int, ...]] = []
     length = 0
     while length < max_steps and not info.terminal:
+        if deadline is not None and time.perf_counter() > deadline:
+            return PlayoutResult(state, info, length, False, tuple(trajectory), True)
         legal = info.legal
         if not all(legal):
             _no_legal_move(game, legal, length)

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from reasoner.gdl.syntax import (
     Atom,
     Literal,
-    Not,
     Rule,
     Variable,
+    literal_atoms,
     literal_variables,
     term_variables,
 )
@@ -44,21 +44,14 @@ def _names(literal: Literal) -> set[str]:
 def decompose_rules(rules: Sequence[Rule]) -> list[Rule]:
     """The rules with every wide body split (see the module documentation); flat rules in,
     flat rules out, in the same order, each followed by the rules it was split into."""
-    taken = {atom.name for rule in rules for atom in (rule.head, *map(_atom_of, rule.body))
-             if atom is not None}
+    taken = {rule.head.name for rule in rules} | {
+        atom.name for rule in rules for literal in rule.body
+        for atom, _ in literal_atoms(literal)}
     made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom] = {}
     out: list[Rule] = []
     for rule in rules:
         out += _decompose(rule, taken, made)
     return out
-
-
-def _atom_of(literal: Literal) -> Atom | None:
-    if isinstance(literal, Atom):
-        return literal
-    if isinstance(literal, Not) and isinstance(literal.literal, Atom):
-        return literal.literal
-    return None
 
 
 def _fresh(stem: str, taken: set[str]) -> str:
