@@ -11,12 +11,15 @@ import clingo
 import pytest
 
 from reasoner import Game
-from reasoner.asp.translate import _rule_text
+from reasoner.asp.superset import compute_superset
+from reasoner.asp.translate import _rule_text, translate
 from reasoner.engine.backend import Backend
 from reasoner.gdl.decompose import WIDE, decompose_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import Literal, Rule, literal_variables
+from reasoner.gdl.validation import validate
+from reasoner.propnet.network import build_network
 from tests.conftest import GAMES
 
 # A race on a track: a move is legal when the cell reached from the player's position with
@@ -109,12 +112,28 @@ def test_the_disjuncts_of_an_or_share_their_split() -> None:
 
 @pytest.mark.corpus
 def test_racer_grounds_once_and_gets_a_network(corpus: Path) -> None:
-    """Racer (corpus), whose legal_speed joined too many variables to ground over its
-    superset, now loads under auto with a network, its moves as before."""
-    game = Game.from_file(corpus / "ggp-repository" / "racer.kif")
+    """Racer (corpus), whose whole program joins too many variables in legal_speed to ground
+    over its superset, gets a network from its split program (the network backend, within
+    its own bounds), its moves as before."""
+    game = Game.from_file(corpus / "ggp-repository" / "racer.kif", backend="propnet")
     assert game.backend is Backend.PROPNET
     assert len(game.roles) == 2 and game.statistics.moves == 4545
 
 
 def _variables(literal: Literal) -> set[str]:
     return {v.name for v in literal_variables(literal)}
+
+
+def test_a_program_that_grounds_whole_is_not_split() -> None:
+    """Connect four's line rules are wide, but its whole program grounds within the bounds:
+    its network is built from the whole program, which is smaller than the split one."""
+    description = parse_gdl((GAMES / "connectfour.kif").read_text())
+    validate(description)
+    translation = translate(description)
+    assert translation.split is not None
+    superset = compute_superset(translation)
+    whole = build_network(translation, superset, description.roles).size.gates
+    split = build_network(translation.split, superset, description.roles).size.gates
+    assert split > whole
+    network = Game.from_file(GAMES / "connectfour.kif").statistics.network
+    assert network is not None and network.gates == whole

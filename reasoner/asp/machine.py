@@ -94,7 +94,7 @@ class Machine:
             "V>=0, V<=100, _successor.",
         ]
         program = "\n".join(
-            [translation.program_to_ground, translation.layer_to_ground, *domain, *control]
+            [translation.game_program, translation.next_layer_program, *domain, *control]
         )
         # When the relations are not stratified, the ground program is checked instead;
         # once it passes, every query has exactly one answer set.

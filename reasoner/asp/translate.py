@@ -19,7 +19,7 @@ Every rule is preceded by a comment with its GDL source position and its GDL tex
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
 
@@ -156,21 +156,22 @@ class Translation:
     # The flat rules (after unfolding) the programs below are made of, on first use.
     flats: tuple[Rule, ...] = ()
     relaxed_flats: tuple[Rule, ...] = ()
-    # The game program and successor layer that clingo grounds over the superset (for the
-    # clingo backend and the network): the game's, with wide bodies split (see
-    # :mod:`reasoner.gdl.decompose`); empty means the same as game_program.
-    ground_program: str = ""
-    ground_next_layer_program: str = ""
+    # The game program and successor layer with wide bodies split (see
+    # :mod:`reasoner.gdl.decompose`); empty when no body is wide. See split.
+    split_game_program: str = ""
+    split_next_layer_program: str = ""
 
-    @property
-    def program_to_ground(self) -> str:
-        """The game program as clingo grounds it over the superset."""
-        return self.ground_program or self.game_program
-
-    @property
-    def layer_to_ground(self) -> str:
-        """The successor layer as clingo grounds it over the superset."""
-        return self.ground_next_layer_program or self.next_layer_program
+    @cached_property
+    def split(self) -> Translation | None:
+        """This translation with wide bodies split in the programs clingo grounds over the
+        superset (its game program and successor layer), or None when no body is wide: for
+        a game whose program does not ground whole within the bounds (racer), at some cost
+        in ground size where the whole program does (connect four's lines)."""
+        if not self.split_game_program:
+            return None
+        return replace(self, game_program=self.split_game_program,
+                       next_layer_program=self.split_next_layer_program,
+                       split_game_program="", split_next_layer_program="")
 
     @cached_property
     def superset_programs(self) -> tuple[str, ...]:
@@ -232,10 +233,11 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     if unfold_calls:
         flats = unfold(flats)
     shown = _texts(flats, relaxed_everything, count_instances)
-    # What is ground over the superset (by clingo, for the network, for the superset
-    # itself) gets its wide bodies split; what is shown and instantiated keeps the game's
-    # own relations, and the position programs, ground over one state, where such a join
-    # is small, keep them whole too (fewer rules to ground).
+    # The superset is computed with wide bodies split (only its fluents and moves are read
+    # out), and the split game program is kept for when the whole one does not ground (see
+    # Translation.split); what is shown and instantiated keeps the game's own relations,
+    # and the position programs, ground over one state, where such a join is small, keep
+    # them whole too (fewer rules to ground).
     split = decompose_rules(flats)
     ground = shown if split == flats else _texts(split, False, False)
     return Translation(
@@ -248,8 +250,8 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         counted=shown.counted,
         flats=tuple(flats),
         relaxed_flats=ground.relaxed_flats,
-        ground_program=ground.game,
-        ground_next_layer_program=ground.layer,
+        split_game_program="" if ground is shown else ground.game,
+        split_next_layer_program="" if ground is shown else ground.layer,
     )
 
 

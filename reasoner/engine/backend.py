@@ -141,21 +141,29 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
                          "ground as it is asked", network_ms)
     if backend != Backend.CLINGO:
         start = time.perf_counter()
-        try:
-            propnet = PropnetMachine.build(
-                translation, superset, tuple(roles),
-                bounds or (AUTO_BOUNDS if backend == Backend.AUTO else NetworkBounds()))
-        except ResourceLimitError as error:
-            if backend == Backend.PROPNET:
-                raise ResourceLimitError(str(error), error.bound, error.relation,
-                                         network=True) from None
-            note = str(error)
-            if isinstance(error, GroundingTooLarge):
-                network_ms = (time.perf_counter() - start) * 1e3
-                note += "; the program is too large to ground once, so each position is " \
-                    "ground as it is asked"
-                return _position(translation, superset, roles, note, network_ms)
-        else:
+        # The whole program first; where it does not ground within the bounds, the same
+        # program with its wide bodies split (racer), then no more.
+        tries = [translation] + ([translation.split] if translation.split else [])
+        for index, tried in enumerate(tries):
+            try:
+                propnet = PropnetMachine.build(
+                    tried, superset, tuple(roles),
+                    bounds or (AUTO_BOUNDS if backend == Backend.AUTO else NetworkBounds()))
+            except ResourceLimitError as error:
+                grounding = isinstance(error, GroundingTooLarge)
+                if grounding and index + 1 < len(tries):
+                    continue
+                if backend == Backend.PROPNET:
+                    raise ResourceLimitError(str(error), error.bound, error.relation,
+                                             network=True) from None
+                note = str(error)
+                if grounding:
+                    network_ms = (time.perf_counter() - start) * 1e3
+                    note += "; the program is too large to ground once, so each position " \
+                        "is ground as it is asked"
+                    return _position(translation, superset, roles, note, network_ms)
+                translation = tried  # clingo grounds the program that did ground
+                break
             propnet.info(propnet.init_bits)
             return BuiltMachine(propnet, Backend.PROPNET, "",
                                 (time.perf_counter() - start) * 1e3)

@@ -137,7 +137,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     externals = [f"#external true({f})." for f in fluents]
     externals += [f"#external does({r},{m})." for _, r, m in moves]
     try:
-        ground = ground_rules(translation.program_to_ground + "\n".join(externals) + "\n",
+        ground = ground_rules(translation.game_program + "\n".join(externals) + "\n",
                               max_rules=bounds.rules, deadline=deadline)
     except GroundingStopped as stopped:
         reason = (str(stopped) if stopped.bound == "size"
