@@ -37,12 +37,15 @@ from reasoner.gdl.syntax import (
     Rule,
     literal_variables,
 )
-from reasoner.gdl.unfolding import unfold
+from reasoner.gdl.unfolding import unfold, unfold_projections
 
 __all__ = ["NEXT_SUFFIX", "Translation", "translate"]
 
 Signature = tuple[str, int]
 _NEXT_LAYER = "_n_"
+# Bodies of at least this many variables are split in the program the network falls back
+# on (see Translation.split); the superset splits only those of decompose.WIDE.
+NARROW = 3
 
 
 def _atom_text(atom: Atom, rename: dict[Signature, str] | None = None,
@@ -239,7 +242,14 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     # and the position programs, ground over one state, where such a join is small, keep
     # them whole too (fewer rules to ground).
     split = decompose_rules(flats)
-    ground = shown if split == flats else _texts(split, False, False)
+    relaxed = shown if split == flats else _texts(split, False, False)
+    # The program the network tries when the whole one grows past its bounds: static
+    # projections unfolded into the state's rules, and every body that a variable's
+    # elimination makes narrower split (hex's transfer between groups of cells, quarto's
+    # lines of pieces that share a bit).
+    narrow = decompose_rules(unfold_projections(flats), wide=NARROW)
+    ground = relaxed if narrow == split else shown if narrow == flats else _texts(
+        narrow, False, False)
     return Translation(
         game_program=shown.game,
         relaxed_program=shown.relaxed,
@@ -249,7 +259,7 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         next_layer_names=shown.layer_names,
         counted=shown.counted,
         flats=tuple(flats),
-        relaxed_flats=ground.relaxed_flats,
+        relaxed_flats=relaxed.relaxed_flats,
         split_game_program="" if ground is shown else ground.game,
         split_next_layer_program="" if ground is shown else ground.layer,
     )

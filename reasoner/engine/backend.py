@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
@@ -141,33 +141,40 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
                          "ground as it is asked", network_ms)
     if backend != Backend.CLINGO:
         start = time.perf_counter()
-        # The whole program first; where it does not ground within the bounds, the same
-        # program with its wide bodies split (racer), then no more.
+        # The whole program first; where its network grows past the bounds, the narrow
+        # program (static projections unfolded, bodies split), then no more. Clingo grounds
+        # the first program that did ground; where none did, each position is ground alone.
         tries = [translation] + ([translation.split] if translation.split else [])
-        for index, tried in enumerate(tries):
+        limits = bounds or (AUTO_BOUNDS if backend == Backend.AUTO else NetworkBounds())
+        grounded: Translation | None = None
+        failures: list[ResourceLimitError] = []
+        for tried in tries:
+            if failures:  # what the first try left of the time, and at least half of it
+                spent = time.perf_counter() - start
+                limits = replace(limits, seconds=max(limits.seconds - spent,
+                                                     limits.seconds / 2))
             try:
-                propnet = PropnetMachine.build(
-                    tried, superset, tuple(roles),
-                    bounds or (AUTO_BOUNDS if backend == Backend.AUTO else NetworkBounds()))
+                propnet = PropnetMachine.build(tried, superset, tuple(roles), limits)
             except ResourceLimitError as error:
-                grounding = isinstance(error, GroundingTooLarge)
-                if grounding and index + 1 < len(tries):
-                    continue
-                if backend == Backend.PROPNET:
-                    raise ResourceLimitError(str(error), error.bound, error.relation,
-                                             network=True) from None
-                note = str(error)
-                if grounding:
-                    network_ms = (time.perf_counter() - start) * 1e3
-                    note += "; the program is too large to ground once, so each position " \
-                        "is ground as it is asked"
-                    return _position(translation, superset, roles, note, network_ms)
-                translation = tried  # clingo grounds the program that did ground
-                break
+                if not isinstance(error, GroundingTooLarge) and grounded is None:
+                    grounded = tried
+                failures.append(error)
+                continue
             propnet.info(propnet.init_bits)
             return BuiltMachine(propnet, Backend.PROPNET, "",
                                 (time.perf_counter() - start) * 1e3)
+        note = str(failures[0])
+        if len(failures) > 1:
+            note += f" (split: {str(failures[1]).removeprefix('no network: ')})"
+        if backend == Backend.PROPNET:
+            raise ResourceLimitError(note, failures[0].bound, failures[0].relation,
+                                     network=True)
         network_ms = (time.perf_counter() - start) * 1e3
+        if grounded is None:
+            note += "; the program is too large to ground once, so each position is ground " \
+                "as it is asked"
+            return _position(translation, superset, roles, note, network_ms)
+        translation = grounded
     machine = Machine(translation, superset, roles, check_stratification=check_stratification)
     # The first query surfaces rules that are unstratified on the ground level at load.
     machine.info(machine.init_bits)

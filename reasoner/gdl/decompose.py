@@ -41,16 +41,17 @@ def _names(literal: Literal) -> set[str]:
     return {var.name for var in literal_variables(literal)}
 
 
-def decompose_rules(rules: Sequence[Rule]) -> list[Rule]:
-    """The rules with every wide body split (see the module documentation); flat rules in,
-    flat rules out, in the same order, each followed by the rules it was split into."""
+def decompose_rules(rules: Sequence[Rule], wide: int = WIDE) -> list[Rule]:
+    """The rules with every body of at least ``wide`` variables split (see the module
+    documentation); flat rules in, flat rules out, in the same order, each followed by the
+    rules it was split into."""
     taken = {rule.head.name for rule in rules} | {
         atom.name for rule in rules for literal in rule.body
         for atom, _ in literal_atoms(literal)}
     made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom] = {}
     out: list[Rule] = []
     for rule in rules:
-        out += _decompose(rule, taken, made)
+        out += _decompose(rule, taken, made, wide)
     return out
 
 
@@ -64,14 +65,14 @@ def _fresh(stem: str, taken: set[str]) -> str:
 
 
 def _decompose(rule: Rule, taken: set[str],
-               made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom]
-               ) -> list[Rule]:
+               made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom],
+               wide: int) -> list[Rule]:
     """The rule split, reusing the new relation of an identical body split before (the
     disjuncts of one ``or`` share their other literals)."""
     head_names = {var.name for arg in rule.head.args for var in term_variables(arg)}
     body = list(rule.body)
     variables = set().union(*(_names(lit) for lit in body)) if body else set()
-    if len(variables) < WIDE:
+    if len(variables) < wide:
         return [rule]
     new: list[Rule] = []
     while True:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Iterable
 
+from reasoner.gdl.components import depending_on
 from reasoner.gdl.normal_form import FlatLiteral
 from reasoner.gdl.syntax import (
     GDL_KEYWORDS,
@@ -32,7 +33,7 @@ from reasoner.gdl.syntax import (
     Variable,
 )
 
-__all__ = ["unfold"]
+__all__ = ["unfold", "unfold_projections"]
 
 Signature = tuple[str, int]
 Substitution = dict[str, Term]
@@ -242,3 +243,52 @@ def unfold(rules: Iterable[Rule]) -> list[Rule]:
         unfolded = _unfold_one(current, sig, counter, limit)
         if unfolded is not None and _size(unfolded) <= literal_limit:
             current = unfolded
+
+
+def _projection_candidates(rules: list[Rule]) -> list[Signature]:
+    """Static relations defined by one rule that projects a variable away, never negated,
+    not recursive, and read by a rule that depends on the state or the moves."""
+    definitions: dict[Signature, list[Rule]] = defaultdict(list)
+    graph: dict[Signature, set[Signature]] = defaultdict(set)
+    negated: set[Signature] = set()
+    for rule in rules:
+        definitions[rule.head.signature].append(rule)
+        for lit in rule.body:
+            inner = lit.literal if isinstance(lit, Not) else lit
+            if isinstance(inner, Atom):
+                graph[rule.head.signature].add(inner.signature)
+                if isinstance(lit, Not):
+                    negated.add(inner.signature)
+    dynamic = depending_on(graph, [("true", 1), ("does", 2)])
+    read_by_dynamic = {sig for head in dynamic for sig in graph.get(head, ())}
+    chosen = []
+    for sig, defs in sorted(definitions.items()):
+        if (sig[0] in GDL_KEYWORDS or sig in negated or sig in dynamic
+                or sig not in read_by_dynamic or len(defs) != 1 or defs[0].is_fact
+                or _reaches(graph, sig, sig)):
+            continue
+        head = _variables(defs[0].head)
+        if any(_variables(lit) - head for lit in defs[0].body):  # type: ignore[arg-type]
+            chosen.append(sig)
+    return chosen
+
+
+def unfold_projections(rules: Iterable[Rule]) -> list[Rule]:
+    """Unfold static relations whose one rule projects variables away into their callers.
+
+    Such a relation (quarto's ``(set ?p1 ?p2 ?p3 ?p4)``, four pieces that share a bit)
+    materialises as a table of every combination its projection allows, and a state rule
+    that joins it with four board cells grounds one instance per row of that table. With
+    the relation's body in its place, the projected variables (the bit) are back in the
+    caller, where :func:`reasoner.gdl.decompose.decompose_rules` can split the join per
+    cell: a few dozen instances instead of tens of thousands. The rule count stays the
+    same; the number of body literals may grow within the module's bounds.
+    """
+    current = list(rules)
+    literal_limit = min(_size(current) * _MAX_GROWTH, _size(current) + _MAX_EXTRA_LITERALS)
+    counter = [0]
+    for sig in _projection_candidates(current):
+        unfolded = _unfold_one(current, sig, counter, len(current))
+        if unfolded is not None and _size(unfolded) <= literal_limit:
+            current = unfolded
+    return current
