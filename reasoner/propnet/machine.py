@@ -18,13 +18,14 @@ from reasoner.engine.walk import Simulation
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
-from reasoner.propnet.network import Network, NetworkBounds, build_network
+from reasoner.propnet.network import (
+    COMPILE_SECONDS_PER_EDGE,
+    Network,
+    NetworkBounds,
+    build_network,
+)
 
 __all__ = ["PropnetMachine"]
-
-# Measured: the one-state-at-a-time code of checkers' 553,000 edges compiles in about 6 s,
-# that of pacman2p's 1.4 million in 15 s.
-_COMPILE_SECONDS_PER_EDGE = 1.2e-5
 
 
 class PropnetMachine:
@@ -59,7 +60,7 @@ class PropnetMachine:
         network = build_network(translation, superset, roles, bounds)
         # Generating and compiling the code cannot be interrupted: refuse beforehand when
         # its expected time would break the bound.
-        expected = time.perf_counter() - start + network.size.edges * _COMPILE_SECONDS_PER_EDGE
+        expected = time.perf_counter() - start + network.size.edges * COMPILE_SECONDS_PER_EDGE
         if expected > bounds.seconds:
             raise ResourceLimitError(
                 f"no network: building it would exceed {bounds.seconds:g} s "
