@@ -141,3 +141,27 @@ def test_quarto_gets_a_small_network_that_agrees_with_clingo(corpus: Path) -> No
     assert game.statistics.network is not None and game.statistics.network.gates < 10_000
     assert first_disagreement(game, Game.from_file(path, backend="clingo"), playouts=2,
                               max_steps=40) is None
+
+
+def test_no_new_rule_is_made_of_static_relations_alone() -> None:
+    """A rule whose variables can be projected away from a static literal alone (the
+    colour ``?c`` of the cell ``?w`` a link leads through): with the static relations named,
+    every new rule reads the move or the state, and without them one reads ``colour`` only.
+    In checkers such a rule joined static tables over every pair of moves per cell."""
+    text = """
+    (<= (next (mark ?x))
+        (true (cell ?x))
+        (does ?player (put ?y))
+        (link ?x ?y ?w)
+        (colour ?w ?c))
+    """
+
+    def static_only(rules: list[Rule]) -> list[Rule]:
+        return [rule for rule in rules[1:]
+                if all(isinstance(lit, Atom) and lit.name in ("link", "colour")
+                       for lit in rule.body)]
+
+    rules = _flats(text)
+    assert static_only(decompose_rules(rules, wide=NARROW))
+    split = decompose_rules(rules, wide=NARROW, static={"link", "colour"})
+    assert len(split) > 1 and not static_only(split)

@@ -159,17 +159,20 @@ class Translation:
     # The flat rules (after unfolding) the programs below are made of, on first use.
     flats: tuple[Rule, ...] = ()
     relaxed_flats: tuple[Rule, ...] = ()
-    # The game program and successor layer with wide bodies split (see
-    # :mod:`reasoner.gdl.decompose`); empty when no body is wide. See split.
+    # The narrow game program and successor layer: static projections unfolded and bodies
+    # of NARROW variables split (see :mod:`reasoner.gdl.decompose`); empty when that
+    # changes nothing. See split.
     split_game_program: str = ""
     split_next_layer_program: str = ""
 
     @cached_property
     def split(self) -> Translation | None:
-        """This translation with wide bodies split in the programs clingo grounds over the
-        superset (its game program and successor layer), or None when no body is wide: for
-        a game whose program does not ground whole within the bounds (racer), at some cost
-        in ground size where the whole program does (connect four's lines)."""
+        """This translation with the narrow programs clingo grounds over the superset (its
+        game program and successor layer: static relations that project variables away
+        unfolded into the rules that read the state, then bodies of :data:`NARROW` or more
+        variables split), or None when that changes nothing: for a game whose whole
+        program's network is over its bounds (quarto, hex, checkers, racer), at some cost in
+        ground size where the whole program's is not (connect four's lines)."""
         if not self.split_game_program:
             return None
         return replace(self, game_program=self.split_game_program,
@@ -247,7 +250,12 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
     # projections unfolded into the state's rules, and every body that a variable's
     # elimination makes narrower split (hex's transfer between groups of cells, quarto's
     # lines of pieces that share a bit).
-    narrow = decompose_rules(unfold_projections(flats), wide=NARROW)
+    unfolded = unfold_projections(flats)
+    graph = _dependencies(unfolded)
+    names = {rule.head.name for rule in unfolded} | {
+        name for reads in graph.values() for name, _ in reads}
+    static = names - {name for name, _ in depending_on(graph, _BASE)}
+    narrow = decompose_rules(unfolded, wide=NARROW, static=static)
     ground = relaxed if narrow == split else shown if narrow == flats else _texts(
         narrow, False, False)
     return Translation(

@@ -8,9 +8,12 @@
 * ``position``: no program ground once; each query grounds the demand-driven programs with
   the state as facts (:class:`reasoner.asp.position.PositionMachine`), for games too large
   to ground whole (chess, amazons, skirmish);
-* ``auto``: the network when it builds within :data:`AUTO_BOUNDS`; else clingo when the
-  program grounded within those bounds (only the network grew too large); else position by
-  position. The reason is kept.
+* ``auto``: the network when it builds within :data:`AUTO_BOUNDS`, from the whole program
+  or, where that one's network is over a bound, from the narrow one
+  (:attr:`reasoner.asp.translate.Translation.split`), which gets what the first try left of
+  twice the time (at least half of it); else clingo on the first program that did ground
+  within the bounds (only the network grew too large); else position by position. The
+  reason is kept, naming both refusals.
 
 All speak the same ids (fluent bits and move indices over the same tables), so a game's
 states and moves mean the same whichever backend answers.
@@ -149,9 +152,9 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
         grounded: Translation | None = None
         failures: list[ResourceLimitError] = []
         for tried in tries:
-            if failures:  # what the first try left of the time, and at least half of it
+            if failures:  # what the first try left of twice the time, at least half of it
                 spent = time.perf_counter() - start
-                limits = replace(limits, seconds=max(limits.seconds - spent,
+                limits = replace(limits, seconds=max(2 * limits.seconds - spent,
                                                      limits.seconds / 2))
             try:
                 propnet = PropnetMachine.build(tried, superset, tuple(roles), limits)

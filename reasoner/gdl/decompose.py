@@ -19,7 +19,7 @@ are split, and only where a step makes the join narrower.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from reasoner.gdl.syntax import (
     Atom,
@@ -41,17 +41,23 @@ def _names(literal: Literal) -> set[str]:
     return {var.name for var in literal_variables(literal)}
 
 
-def decompose_rules(rules: Sequence[Rule], wide: int = WIDE) -> list[Rule]:
+def decompose_rules(rules: Sequence[Rule], wide: int = WIDE,
+                    static: Collection[str] = ()) -> list[Rule]:
     """The rules with every body of at least ``wide`` variables split (see the module
     documentation); flat rules in, flat rules out, in the same order, each followed by the
-    rules it was split into."""
+    rules it was split into.
+
+    No new rule is made of ``static`` relations alone: over a state, such a join is a table
+    of every combination of its variables (checkers' cells different from a move's source
+    and from its destination), where in the rule the move binds them first.
+    """
     taken = {rule.head.name for rule in rules} | {
         atom.name for rule in rules for literal in rule.body
         for atom, _ in literal_atoms(literal)}
     made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom] = {}
     out: list[Rule] = []
     for rule in rules:
-        out += _decompose(rule, taken, made, wide)
+        out += _decompose(rule, taken, made, wide, frozenset(static))
     return out
 
 
@@ -66,7 +72,7 @@ def _fresh(stem: str, taken: set[str]) -> str:
 
 def _decompose(rule: Rule, taken: set[str],
                made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom],
-               wide: int) -> list[Rule]:
+               wide: int, static: frozenset[str]) -> list[Rule]:
     """The rule split, reusing the new relation of an identical body split before (the
     disjuncts of one ``or`` share their other literals)."""
     head_names = {var.name for arg in rule.head.args for var in term_variables(arg)}
@@ -76,7 +82,7 @@ def _decompose(rule: Rule, taken: set[str],
         return [rule]
     new: list[Rule] = []
     while True:
-        step = _best_elimination(body, head_names)
+        step = _best_elimination(body, head_names, static)
         if step is None:
             break
         eliminated, bucket, kept = step
@@ -94,7 +100,7 @@ def _decompose(rule: Rule, taken: set[str],
     return [Rule(rule.head, tuple(body), rule.pos), *new]
 
 
-def _best_elimination(body: list[Literal], head_names: set[str]
+def _best_elimination(body: list[Literal], head_names: set[str], static: frozenset[str]
                       ) -> tuple[str, list[Literal], list[Literal]] | None:
     """The narrowest useful elimination of one body variable: (its name, the new rule's
     body, the literals left in the rule), or None."""
@@ -106,6 +112,9 @@ def _best_elimination(body: list[Literal], head_names: set[str]
         rest = [lit for lit in body if name not in _names(lit)]
         bucket = _bound([lit for lit in body if name in _names(lit)], rest)
         if bucket is None or not rest:
+            continue
+        if static and all(atom.name in static for lit in bucket
+                          for atom, _ in literal_atoms(lit)):
             continue
         arity = len(set().union(*(_names(lit) for lit in bucket)) - {name})
         if arity > width - 2:  # not narrower: no rule of its own
