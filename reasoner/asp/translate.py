@@ -35,6 +35,7 @@ from reasoner.gdl.syntax import (
     Literal,
     Not,
     Rule,
+    literal_atoms,
     literal_variables,
 )
 from reasoner.gdl.unfolding import unfold, unfold_projections
@@ -159,11 +160,8 @@ class Translation:
     # The flat rules (after unfolding) the programs below are made of, on first use.
     flats: tuple[Rule, ...] = ()
     relaxed_flats: tuple[Rule, ...] = ()
-    # The narrow game program and successor layer: static projections unfolded and bodies
-    # of NARROW variables split (see :mod:`reasoner.gdl.decompose`); empty when that
-    # changes nothing. See split.
-    split_game_program: str = ""
-    split_next_layer_program: str = ""
+    # This is the narrow translation (see split), which has none of its own.
+    narrowed: bool = False
 
     @cached_property
     def split(self) -> Translation | None:
@@ -173,11 +171,15 @@ class Translation:
         variables split), or None when that changes nothing: for a game whose whole
         program's network is over its bounds (quarto, hex, checkers, racer), at some cost in
         ground size where the whole program's is not (connect four's lines)."""
-        if not self.split_game_program:
+        if self.narrowed:
             return None
-        return replace(self, game_program=self.split_game_program,
-                       next_layer_program=self.split_next_layer_program,
-                       split_game_program="", split_next_layer_program="")
+        flats = list(self.flats)
+        narrow = _narrow_rules(flats)
+        if narrow == flats:
+            return None
+        texts = _texts(narrow, False, False)
+        return replace(self, game_program=texts.game, next_layer_program=texts.layer,
+                       narrowed=True)
 
     @cached_property
     def superset_programs(self) -> tuple[str, ...]:
@@ -210,8 +212,7 @@ class Translation:
         successor and what it answers."""
         successor = demand_rules(self.flats, queries=[("next", 1)], base=_BASE)
         # The successor's own answers are always renamed, static or not (goal facts).
-        dynamic = {name for name, _ in depending_on(_dependencies(list(self.flats)), _BASE)} | {
-            name for name, _ in _POSITION_QUERIES}
+        dynamic = _dynamic_names(list(self.flats)) | {name for name, _ in _POSITION_QUERIES}
         rules = successor + [_next_layer(r, dynamic) for r in self._position_rules]
         return _demand_program(list(dict.fromkeys(rules)))
 
@@ -240,24 +241,12 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         flats = unfold(flats)
     shown = _texts(flats, relaxed_everything, count_instances)
     # The superset is computed with wide bodies split (only its fluents and moves are read
-    # out), and the split game program is kept for when the whole one does not ground (see
-    # Translation.split); what is shown and instantiated keeps the game's own relations,
-    # and the position programs, ground over one state, where such a join is small, keep
-    # them whole too (fewer rules to ground).
+    # out); what is shown and instantiated keeps the game's own relations, and the position
+    # programs, ground over one state, where such a join is small, keep them whole too
+    # (fewer rules to ground). The narrow program is made when a network asks for it (see
+    # Translation.split).
     split = decompose_rules(flats)
     relaxed = shown if split == flats else _texts(split, False, False)
-    # The program the network tries when the whole one grows past its bounds: static
-    # projections unfolded into the state's rules, and every body that a variable's
-    # elimination makes narrower split (hex's transfer between groups of cells, quarto's
-    # lines of pieces that share a bit).
-    unfolded = unfold_projections(flats)
-    graph = _dependencies(unfolded)
-    names = {rule.head.name for rule in unfolded} | {
-        name for reads in graph.values() for name, _ in reads}
-    static = names - {name for name, _ in depending_on(graph, _BASE)}
-    narrow = decompose_rules(unfolded, wide=NARROW, static=static)
-    ground = relaxed if narrow == split else shown if narrow == flats else _texts(
-        narrow, False, False)
     return Translation(
         game_program=shown.game,
         relaxed_program=shown.relaxed,
@@ -268,9 +257,25 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         counted=shown.counted,
         flats=tuple(flats),
         relaxed_flats=relaxed.relaxed_flats,
-        split_game_program="" if ground is shown else ground.game,
-        split_next_layer_program="" if ground is shown else ground.layer,
     )
+
+
+def _dynamic_names(rules: list[Rule]) -> set[str]:
+    """The relations that depend on the state or the moves."""
+    return {name for name, _ in depending_on(_dependencies(rules), _BASE)}
+
+
+def _narrow_rules(flats: list[Rule]) -> list[Rule]:
+    """The rules the network tries when the whole program's network is over its bounds:
+    static projections unfolded into the state's rules, and every body that a variable's
+    elimination makes narrower split (hex's transfer between groups of cells, quarto's
+    lines of pieces that share a bit), never into a rule of static relations alone."""
+    unfolded = unfold_projections(flats)
+    names = {rule.head.name for rule in unfolded} | {
+        atom.name for rule in unfolded for literal in rule.body
+        for atom, _ in literal_atoms(literal)}
+    return decompose_rules(unfolded, wide=NARROW,
+                           static=names - _dynamic_names(unfolded))
 
 
 class _Texts(NamedTuple):

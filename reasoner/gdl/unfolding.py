@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from reasoner.gdl.components import depending_on
 from reasoner.gdl.normal_form import FlatLiteral
@@ -134,20 +135,31 @@ def _variables(literal: FlatLiteral | Atom) -> set[str]:
     return found
 
 
-def _candidates(rules: list[Rule]) -> set[Signature]:
-    definitions: dict[Signature, list[Rule]] = defaultdict(list)
-    graph: dict[Signature, set[Signature]] = defaultdict(set)
-    negated: set[Signature] = set()
-    calls: dict[Signature, list[Atom]] = defaultdict(list)
+class _Relations(NamedTuple):
+    """Who defines, reads and negates what, in one pass over flat rules."""
+
+    definitions: dict[Signature, list[Rule]]
+    graph: dict[Signature, set[Signature]]  # head -> the relations its bodies read
+    negated: set[Signature]
+    calls: dict[Signature, list[Atom]]  # the positive calls of each relation
+
+
+def _relations(rules: list[Rule]) -> _Relations:
+    found = _Relations(defaultdict(list), defaultdict(set), set(), defaultdict(list))
     for rule in rules:
-        definitions[rule.head.signature].append(rule)
+        found.definitions[rule.head.signature].append(rule)
         for lit in rule.body:
             if isinstance(lit, Atom):
-                graph[rule.head.signature].add(lit.signature)
-                calls[lit.signature].append(lit)
+                found.graph[rule.head.signature].add(lit.signature)
+                found.calls[lit.signature].append(lit)
             elif isinstance(lit, Not) and isinstance(lit.literal, Atom):
-                graph[rule.head.signature].add(lit.literal.signature)
-                negated.add(lit.literal.signature)
+                found.graph[rule.head.signature].add(lit.literal.signature)
+                found.negated.add(lit.literal.signature)
+    return found
+
+
+def _candidates(rules: list[Rule]) -> set[Signature]:
+    definitions, graph, negated, calls = _relations(rules)
     chosen: set[Signature] = set()
     for sig, defs in definitions.items():
         if sig[0] in GDL_KEYWORDS or sig in negated or not calls.get(sig):
@@ -248,17 +260,7 @@ def unfold(rules: Iterable[Rule]) -> list[Rule]:
 def _projection_candidates(rules: list[Rule]) -> list[Signature]:
     """Static relations defined by one rule that projects a variable away, never negated,
     not recursive, and read by a rule that depends on the state or the moves."""
-    definitions: dict[Signature, list[Rule]] = defaultdict(list)
-    graph: dict[Signature, set[Signature]] = defaultdict(set)
-    negated: set[Signature] = set()
-    for rule in rules:
-        definitions[rule.head.signature].append(rule)
-        for lit in rule.body:
-            inner = lit.literal if isinstance(lit, Not) else lit
-            if isinstance(inner, Atom):
-                graph[rule.head.signature].add(inner.signature)
-                if isinstance(lit, Not):
-                    negated.add(inner.signature)
+    definitions, graph, negated, _ = _relations(rules)
     dynamic = depending_on(graph, [("true", 1), ("does", 2)])
     read_by_dynamic = {sig for head in dynamic for sig in graph.get(head, ())}
     chosen = []

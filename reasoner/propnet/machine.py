@@ -18,12 +18,7 @@ from reasoner.engine.walk import Simulation
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
-from reasoner.propnet.network import (
-    COMPILE_SECONDS_PER_EDGE,
-    Network,
-    NetworkBounds,
-    build_network,
-)
+from reasoner.propnet.network import Network, NetworkBounds, build_network
 
 __all__ = ["PropnetMachine"]
 
@@ -57,14 +52,7 @@ class PropnetMachine:
         """
         bounds = bounds or NetworkBounds()
         start = time.perf_counter()
-        network = build_network(translation, superset, roles, bounds)
-        # Generating and compiling the code cannot be interrupted: refuse beforehand when
-        # its expected time would break the bound.
-        expected = time.perf_counter() - start + network.size.edges * COMPILE_SECONDS_PER_EDGE
-        if expected > bounds.seconds:
-            raise ResourceLimitError(
-                f"no network: building it would exceed {bounds.seconds:g} s "
-                f"({network.size.edges:,} edges to compile)", bound="time")
+        network = build_network(translation, superset, roles, bounds, compiling=True)
         machine = cls(network)
         if time.perf_counter() - start > bounds.seconds:
             raise ResourceLimitError(

@@ -40,8 +40,8 @@ from reasoner.asp.translate import Translation
 from reasoner.errors import GdlValidationError, ResourceLimitError
 from reasoner.gdl.components import strongly_connected_components
 
-__all__ = ["COMPILE_SECONDS_PER_EDGE", "FALSE", "TRUE", "Body", "FoldedRules", "Network",
-           "NetworkBounds", "NetworkSize", "build_network", "fold_rules"]
+__all__ = ["FALSE", "TRUE", "Body", "FoldedRules", "Network", "NetworkBounds", "NetworkSize",
+           "build_network", "fold_rules"]
 
 # Constant signals: outputs that the folding decided (the same numbers the ground-program
 # reader gives an atom the grounder decided).
@@ -59,9 +59,8 @@ class NetworkBounds:
 
 
 # Measured: the one-state-at-a-time code of checkers' 553,000 edges compiles in about 6 s,
-# that of pacman2p's 1.4 million in 15 s. Building stops as soon as the edges so far could
-# not be compiled within the bound.
-COMPILE_SECONDS_PER_EDGE = 1.2e-5
+# that of pacman2p's 1.4 million in 15 s.
+_COMPILE_SECONDS_PER_EDGE = 1.2e-5
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +123,10 @@ class GroundingTooLarge(ResourceLimitError):
 
 
 def build_network(translation: Translation, superset: Superset, roles: Sequence[str],
-                  bounds: NetworkBounds | None = None) -> Network:
-    """Ground the game program over the superset and compile it into a network.
+                  bounds: NetworkBounds | None = None, *, compiling: bool = False) -> Network:
+    """Ground the game program over the superset and compile it into a network; with
+    ``compiling``, its code is to be generated within the same time bound, so the build
+    stops as soon as the edges so far could not be compiled in time.
 
     Raises:
         ResourceLimitError: the network would exceed ``bounds`` (``bound`` is "time" or
@@ -221,10 +222,8 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     for count, atom in enumerate(order):
         if count & 0x3FF == 0:
             _check_time(start, deadline, bounds)
-            if time.perf_counter() + edges * COMPILE_SECONDS_PER_EDGE > deadline:
-                raise ResourceLimitError(
-                    f"no network: building it would exceed {bounds.seconds:g} s "
-                    f"(more than {edges:,} edges to compile)", bound="time")
+            if compiling:
+                _check_compile_time(edges, deadline, bounds, "more than ")
         own: dict[int, None] = {}  # the node's bodies, in order, once each
         for literals in folded.bodies.get(atom, ()):
             gate = Body(tuple(sorted({signal(x) for x in literals if x > 0})),
@@ -241,6 +240,8 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
             raise ResourceLimitError(
                 f"no network: more than {bounds.gates:,} gates", bound="size")
     _check_time(start, deadline, bounds)
+    if compiling:
+        _check_compile_time(edges, deadline, bounds)
 
     graph: dict[int, list[int]] = {}
     negative_edges: list[tuple[int, int]] = []
@@ -359,3 +360,12 @@ def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
         raise ResourceLimitError(
             f"no network: building it exceeded {bounds.seconds:g} s", bound="time")
 
+
+def _check_compile_time(edges: int, deadline: float, bounds: NetworkBounds,
+                        prefix: str = "") -> None:
+    """Refuse a network whose code could not be compiled by the deadline (compiling cannot
+    be interrupted)."""
+    if time.perf_counter() + edges * _COMPILE_SECONDS_PER_EDGE > deadline:
+        raise ResourceLimitError(
+            f"no network: building it would exceed {bounds.seconds:g} s "
+            f"({prefix}{edges:,} edges to compile)", bound="time")
