@@ -18,6 +18,7 @@ from reasoner.engine.backend import build_machine
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
 from reasoner.errors import GdlValidationError, NoLegalMoveError, ResourceLimitError
+from reasoner.propnet.codegen import compile_batch, compile_single
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import NetworkBounds, build_network
 from reasoner.v1 import reasoner_pb2 as pb
@@ -291,3 +292,19 @@ def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:
     assert len(game.fluents) == 14_400 and game.backend == "propnet"
     state = game.next_state(game.initial_state, {"r": "go"})
     assert state == game.initial_state and not game.is_terminal(state)
+
+
+def test_generated_code_grows_with_the_network_not_with_its_masks() -> None:
+    """A mask is as wide as its highest fluent: the 14,400-fluent game above would write
+    3,600 hex digits for each of its high fluents. Wide masks are named once, so the code
+    of both flavours stays within a few hundred characters per edge."""
+    text = ("(role r) " + " ".join(f"(n {i})" for i in range(120)) +
+            " (<= (init (f ?x ?y)) (n ?x) (n ?y)) (legal r go)"
+            " (<= (next (f ?x ?y)) (true (f ?x ?y)) (true (f ?y ?x)))"
+            " (<= terminal (not (true (f 0 0)))) (goal r 100)")
+    game = Game.from_gdl(text, backend="propnet")
+    network = game.network
+    assert network is not None
+    single, batch = compile_single(network), compile_batch(network)
+    assert single.source_chars < 100 * network.size.edges
+    assert batch.source_chars < 100 * network.size.edges

@@ -9,11 +9,11 @@
   the state as facts (:class:`reasoner.asp.position.PositionMachine`), for games too large
   to ground whole (chess, amazons, skirmish);
 * ``auto``: the network when it builds within :data:`AUTO_BOUNDS`, from the whole program
-  or, where that one's network is over a bound, from the narrow one
-  (:attr:`reasoner.asp.translate.Translation.split`), which gets what the first try left of
-  twice the time (at least half of it); else clingo on the first program that did ground
-  within the bounds (only the network grew too large); else position by position. The
-  reason is kept, naming both refusals.
+  or, where that one's network is over a bound or larger than :data:`COMPARED_GATES`, from
+  the narrow one (:attr:`reasoner.asp.translate.Translation.split`) if that is smaller,
+  which gets what the first try left of a third more time (at least a third of it); else
+  clingo on the first program that did ground within the bounds (only the network grew too
+  large); else position by position. The reason is kept, naming both refusals.
 
 All speak the same ids (fluent bits and move indices over the same tables), so a game's
 states and moves mean the same whichever backend answers.
@@ -35,9 +35,9 @@ from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import Simulation
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
-from reasoner.propnet.network import GroundingTooLarge, Network, NetworkBounds
+from reasoner.propnet.network import GroundingTooLarge, Network, NetworkBounds, build_network
 
-__all__ = ["AUTO_BOUNDS", "BACKENDS", "Backend", "BuiltMachine", "StateMachine",
+__all__ = ["AUTO_BOUNDS", "BACKENDS", "COMPARED_GATES", "Backend", "BuiltMachine", "StateMachine",
            "build_machine", "check_backend"]
 
 
@@ -51,9 +51,17 @@ class Backend(StrEnum):
 
 
 BACKENDS = tuple(Backend)
-# What "auto" allows the network before it settles for clingo: a few seconds, and a size
-# whose generated code Python compiles in about as long.
-AUTO_BOUNDS = NetworkBounds(seconds=10.0, rules=1_000_000, gates=200_000)
+# What "auto" allows the network's first try before it settles for clingo: a checkers
+# network (334,000 gates, a million edges) builds and compiles in about 11 s; with the
+# narrow try, the network costs a load 20 s at most.
+AUTO_BOUNDS = NetworkBounds(seconds=15.0, rules=1_000_000, gates=400_000)
+# The narrow try gets what the first left of this many times the first's time, and at least
+# what the first's time exceeds one by.
+_BOTH_TRIES = 4 / 3
+# A whole program's network larger than this is compared with the narrow program's, which is
+# often far smaller (quarto: 281,369 gates whole, 3,340 narrow), but not always (checkers
+# with forced captures: 179,956 whole, more than a million ground rules narrow).
+COMPARED_GATES = 200_000
 
 
 class StateMachine(Protocol):
@@ -144,25 +152,34 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
                          "ground as it is asked", network_ms)
     if backend != Backend.CLINGO:
         start = time.perf_counter()
-        # The whole program first; where its network grows past the bounds, the narrow
-        # program (static projections unfolded, bodies split), then no more. Clingo grounds
-        # the first program that did ground; where none did, each position is ground alone.
+        # The whole program first; where its network grows past the bounds or past
+        # COMPARED_GATES, the narrow program (static projections unfolded, bodies split),
+        # which replaces it only if smaller. Clingo grounds the first program that did
+        # ground; where none did, each position is ground alone.
         tries = [translation] + ([translation.split] if translation.split else [])
         limits = bounds or (AUTO_BOUNDS if backend == Backend.AUTO else NetworkBounds())
         grounded: Translation | None = None
         failures: list[ResourceLimitError] = []
-        for tried in tries:
-            if failures:  # what the first try left of twice the time, at least half of it
+        built: Network | None = None
+        for number, tried in enumerate(tries):
+            if number:  # what the first try left of both tries' time, at least a third
                 spent = time.perf_counter() - start
-                limits = replace(limits, seconds=max(2 * limits.seconds - spent,
-                                                     limits.seconds / 2))
+                both = _BOTH_TRIES * limits.seconds
+                limits = replace(limits, seconds=max(both - spent, both - limits.seconds))
+                if built is not None:  # only a smaller network replaces the first
+                    limits = replace(limits, gates=built.size.gates - 1)
             try:
-                propnet = PropnetMachine.build(tried, superset, tuple(roles), limits)
+                network = build_network(tried, superset, tuple(roles), limits, compiling=True)
             except ResourceLimitError as error:
                 if not isinstance(error, GroundingTooLarge) and grounded is None:
                     grounded = tried
                 failures.append(error)
                 continue
+            built = network
+            if network.size.gates <= COMPARED_GATES:
+                break
+        if built is not None:
+            propnet = PropnetMachine(built)
             propnet.info(propnet.init_bits)
             return BuiltMachine(propnet, Backend.PROPNET, "",
                                 (time.perf_counter() - start) * 1e3)

@@ -32,6 +32,35 @@ _FACTOR_LIMIT = 2048
 # Longer chains of | or & in the batch code become one reduce over a tuple.
 _CHAIN_LIMIT = 64
 Goals = tuple[tuple[int, ...], ...]
+# Masks wider than this are named once, as globals of the generated code, instead of written
+# out where they are tested: a literal is as long as its mask is wide, and a game of 40,000
+# fluents (pancakes88) wrote 10,000 hex digits per test, 1.8 GB of source.
+_LITERAL_BITS = 256
+
+
+class _Masks:
+    """The text of each mask in the generated code: a literal, or the name of a global.
+    Masks are named by their bits (hashing a 40,000-bit int costs as much as writing it)."""
+
+    def __init__(self) -> None:
+        self.names: dict[tuple[int, ...], str] = {}
+        self.values: dict[str, int] = {}
+
+    def of(self, bits: Iterable[int]) -> str:
+        """The text of the mask with ``bits`` set (at least one)."""
+        key = tuple(sorted(bits))
+        name = self.names.get(key)
+        if name is not None:
+            return name
+        mask = sum(1 << bit for bit in key)
+        if key[-1] < _LITERAL_BITS:
+            text = f"{mask:#x}"
+            if len(key) == 1:
+                self.names[key] = text
+            return text
+        name = self.names[key] = f"M{len(self.values)}"
+        self.values[name] = mask
+        return name
 
 
 @dataclass(frozen=True)
@@ -44,6 +73,7 @@ class SingleFunctions:
     next: Callable[[int, int], int]
     init: int
     source_lines: int
+    source_chars: int
 
 
 @dataclass(frozen=True)
@@ -56,14 +86,16 @@ class BatchFunctions:
     goals: Callable[[list[int], int], list[list[int]]]
     next: Callable[[list[int], list[int], int], list[int]]
     source_lines: int
+    source_chars: int
 
 
 class _Writer:
     """Writes the node computations one function needs."""
 
-    def __init__(self, network: Network, batch: bool) -> None:
+    def __init__(self, network: Network, batch: bool, masks: _Masks) -> None:
         self.net = network
         self.batch = batch
+        self.masks = masks
         self.fluents = len(network.fluent_texts)
         self.inputs = network.inputs
         self.lines: list[str] = []
@@ -122,8 +154,8 @@ class _Writer:
             if self.batch:
                 return f"t{signal}" if signal < self.fluents else f"d{signal - self.fluents}"
             if signal < self.fluents:
-                return f"(s & {1 << signal:#x})"
-            return f"(d & {1 << (signal - self.fluents):#x})"
+                return f"(s & {self.masks.of((signal,))})"
+            return f"(d & {self.masks.of((signal - self.fluents,))})"
         node = signal - self.inputs
         if node in self.inline:
             return "(" + self.node_expression(node) + ")"
@@ -150,14 +182,14 @@ class _Writer:
             held = [s - offset for s in positive if offset <= s < limit]
             absent = [s - offset for s in negative if offset <= s < limit]
             if held:
-                mask = sum(1 << x for x in held)
+                mask = self.masks.of(held)
                 self.used_inputs.update(x + offset for x in held)
-                parts.append(f"{name} & {mask:#x}" if len(held) == 1
-                             else f"{name} & {mask:#x} == {mask:#x}")
+                parts.append(f"{name} & {mask}" if len(held) == 1
+                             else f"{name} & {mask} == {mask}")
             if absent:
-                mask = sum(1 << x for x in absent)
+                mask = self.masks.of(absent)
                 self.used_inputs.update(x + offset for x in absent)
-                parts.append(f"not {name} & {mask:#x}")
+                parts.append(f"not {name} & {mask}")
         parts += [self.ref(s) for s in positive if s >= self.inputs]
         parts += ["not " + self.ref(s) for s in negative if s >= self.inputs]
         if not parts:
@@ -211,19 +243,20 @@ class _Writer:
             return f"({common}){meet}({self.factored(rest)})"
         terms: list[str] = []
         if not self.batch:
-            masks = [0, 0]  # any of these fluents, any of these moves
+            masks: tuple[list[int], list[int]] = ([], [])  # any of these fluents, moves
             remaining = []
             for positive, negative in alternatives:
                 if not negative and len(positive) == 1 and min(positive) < self.inputs:
                     signal = min(positive)
                     self.used_inputs.add(signal)
                     if signal < self.fluents:
-                        masks[0] |= 1 << signal
+                        masks[0].append(signal)
                     else:
-                        masks[1] |= 1 << (signal - self.fluents)
+                        masks[1].append(signal - self.fluents)
                 else:
                     remaining.append((positive, negative))
-            terms += [f"{name} & {mask:#x}" for name, mask in zip("sd", masks, strict=True) if mask]
+            terms += [f"{name} & {self.masks.of(bits)}"
+                      for name, bits in zip("sd", masks, strict=True) if bits]
             alternatives = remaining
         if len(alternatives) > _FACTOR_LIMIT:  # factoring costs more than it saves here
             alternatives, plain = [], alternatives
@@ -286,8 +319,8 @@ class _Writer:
 
 
 def _function(network: Network, batch: bool, signature: str, outputs: list[int],
-              tail: Callable[[_Writer], list[str]]) -> list[str]:
-    writer = _Writer(network, batch)
+              tail: Callable[[_Writer], list[str]], masks: _Masks) -> list[str]:
+    writer = _Writer(network, batch, masks)
     writer.plan(outputs)
     writer.write_nodes()
     body = tail(writer)
@@ -301,7 +334,7 @@ def _by_role(network: Network) -> list[list[int]]:
     return per_role
 
 
-def _single_source(network: Network) -> list[str]:
+def _single_source(network: Network, masks: _Masks) -> list[str]:
     per_role = _by_role(network)
 
     def info_tail(w: _Writer) -> list[str]:
@@ -337,10 +370,12 @@ def _single_source(network: Network) -> list[str]:
     legal_outputs = [*network.legal, network.terminal]
     goal_outputs = [s for values in network.goals for _, s in values]
     return [
-        *_function(network, False, "info(s)", legal_outputs, info_tail),
-        *_function(network, False, "goals(s)", goal_outputs, goals_tail),
-        *_function(network, False, "next(s, d)", list(network.next), bits_tail(network.next)),
-        *_function(network, False, "init(s, d)", list(network.init), bits_tail(network.init)),
+        *_function(network, False, "info(s)", legal_outputs, info_tail, masks),
+        *_function(network, False, "goals(s)", goal_outputs, goals_tail, masks),
+        *_function(network, False, "next(s, d)", list(network.next), bits_tail(network.next),
+                   masks),
+        *_function(network, False, "init(s, d)", list(network.init), bits_tail(network.init),
+                   masks),
     ]
 
 
@@ -349,15 +384,15 @@ def _bits(w: _Writer, outputs: tuple[int, ...]) -> list[str]:
     lines = ["    n = 0"]
     for fluent, signal in enumerate(outputs):
         if signal == TRUE:
-            lines.append(f"    n |= {1 << fluent:#x}")
+            lines.append(f"    n |= {w.masks.of((fluent,))}")
         elif signal != FALSE:
-            lines.append(f"    if {w.ref(signal)}: n |= {1 << fluent:#x}")
+            lines.append(f"    if {w.ref(signal)}: n |= {w.masks.of((fluent,))}")
     lines.append("    return n")
     return lines
 
 
 
-def _batch_source(network: Network) -> list[str]:
+def _batch_source(network: Network, masks: _Masks) -> list[str]:
     def info_tail(w: _Writer) -> list[str]:
         legal = ", ".join(w.ref(s) for s in network.legal)
         return [f"    return [{legal}], {w.ref(network.terminal)}"]
@@ -373,9 +408,9 @@ def _batch_source(network: Network) -> list[str]:
     goal_outputs = [s for values in network.goals for _, s in values]
     return [
         *_function(network, True, "info(T, FULL)", [*network.legal, network.terminal],
-                   info_tail),
-        *_function(network, True, "goals(T, FULL)", goal_outputs, goals_tail),
-        *_function(network, True, "next(T, D, FULL)", list(network.next), next_tail),
+                   info_tail, masks),
+        *_function(network, True, "goals(T, FULL)", goal_outputs, goals_tail, masks),
+        *_function(network, True, "next(T, D, FULL)", list(network.next), next_tail, masks),
     ]
 
 
@@ -387,26 +422,33 @@ def _all(items: tuple[int, ...], full: int) -> int:
     return functools.reduce(operator.and_, items, full)
 
 
-def _load(lines: list[str], name: str) -> dict[str, Any]:
-    namespace: dict[str, Any] = {"_any": _any, "_all": _all}
+def _load(lines: list[str], name: str, masks: _Masks) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"_any": _any, "_all": _all, **masks.values}
     code = compile("\n".join(lines) + "\n", f"<propnet {name}>", "exec")
     exec(code, namespace)  # generated from the network: no GDL text appears in it
     return namespace
 
 
+def _chars(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
 def compile_single(network: Network) -> SingleFunctions:
     """The one-state-at-a-time functions of a network."""
-    lines = _single_source(network)
-    namespace = _load(lines, "single")
+    masks = _Masks()
+    lines = _single_source(network, masks)
+    namespace = _load(lines, "single", masks)
     # init reads no state (GDL forbids it), so it is evaluated once, on the empty state.
     return SingleFunctions(info=namespace["info"], goals=namespace["goals"],
                            next=namespace["next"], init=namespace["init"](0, 0),
-                           source_lines=len(lines))
+                           source_lines=len(lines), source_chars=_chars(lines))
 
 
 def compile_batch(network: Network) -> BatchFunctions:
     """The bit-parallel functions of a network."""
-    lines = _batch_source(network)
-    namespace = _load(lines, "batch")
+    masks = _Masks()
+    lines = _batch_source(network, masks)
+    namespace = _load(lines, "batch", masks)
     return BatchFunctions(info=namespace["info"], goals=namespace["goals"],
-                          next=namespace["next"], source_lines=len(lines))
+                          next=namespace["next"], source_lines=len(lines),
+                          source_chars=_chars(lines))

@@ -8,17 +8,13 @@ state between calls, so threads may share the machine.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
-from reasoner.asp.superset import Superset
-from reasoner.asp.translate import Translation
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import Simulation
-from reasoner.errors import ResourceLimitError
 from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
-from reasoner.propnet.network import Network, NetworkBounds, build_network
+from reasoner.propnet.network import Network
 
 __all__ = ["PropnetMachine"]
 
@@ -40,24 +36,6 @@ class PropnetMachine:
         self._info = self._single.info
         self._goals = self._single.goals
         self._next = self._single.next
-
-    @classmethod
-    def build(cls, translation: Translation, superset: Superset, roles: tuple[str, ...],
-              bounds: NetworkBounds | None = None) -> PropnetMachine:
-        """Compile the game's ground program (see :func:`build_network`) and generate its
-        code; the time bound covers both.
-
-        Raises:
-            ResourceLimitError: the network exceeds ``bounds``.
-        """
-        bounds = bounds or NetworkBounds()
-        start = time.perf_counter()
-        network = build_network(translation, superset, roles, bounds, compiling=True)
-        machine = cls(network)
-        if time.perf_counter() - start > bounds.seconds:
-            raise ResourceLimitError(
-                f"no network: building it exceeded {bounds.seconds:g} s", bound="time")
-        return machine
 
     @property
     def batch(self) -> BatchFunctions:
