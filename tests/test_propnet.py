@@ -308,3 +308,27 @@ def test_generated_code_grows_with_the_network_not_with_its_masks() -> None:
     single, batch = compile_single(network), compile_batch(network)
     assert single.source_chars < 100 * network.size.edges
     assert batch.source_chars < 100 * network.size.edges
+
+
+def test_wide_states_and_moves_play_alike_on_the_network_and_clingo() -> None:
+    """A game of 1,600 fluents and 1,600 moves, past the width where the one-state code reads
+    the state and the joint move as bytes: fluents, legal moves (every free cell, and a pass
+    read from a high fluent), successors and goals agree with clingo along playouts."""
+    text = ("(role r) " + " ".join(f"(n {i})" for i in range(40)) +
+            " (init (free 0 0))"
+            " (<= (legal r (mark ?x ?y)) (n ?x) (n ?y) (not (true (taken ?x ?y))))"
+            " (<= (legal r pass) (true (taken 39 39)))"
+            " (<= (next (taken ?x ?y)) (does r (mark ?x ?y)))"
+            " (<= (next (taken ?x ?y)) (true (taken ?x ?y)))"
+            " (<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))"
+            " (<= (next (count 1)) (not (true (count ?n))) (n ?n) (does r (mark ?n ?n)))"
+            + " ".join(f"(succ {i} {i + 1})" for i in range(39)) +
+            " (<= terminal (true (count 30)))"
+            " (<= (goal r 100) (true (taken 39 39))) (<= (goal r 0) (not (true (taken 39 39))))")
+    network, clingo = (Game.from_gdl(text, backend=b) for b in ("propnet", "clingo"))
+    assert len(network.fluents) > 1024 and len(network.all_moves) > 1024
+    assert network.fluents == clingo.fluents and network.all_moves == clingo.all_moves
+    result = compare_sides(EngineSide(network), EngineSide(clingo), playouts=4, seed=5,
+                           max_steps=60)
+    assert result.disagreement is None, result.disagreement.describe("propnet", "clingo")
+    assert result.states > 20

@@ -36,6 +36,10 @@ Goals = tuple[tuple[int, ...], ...]
 # out where they are tested: a literal is as long as its mask is wide, and a game of 40,000
 # fluents (pancakes88) wrote 10,000 hex digits per test, 1.8 GB of source.
 _LITERAL_BITS = 256
+# In the one-state code, a state (or joint move) of more inputs than this is read as bytes,
+# converted once per call: ``s & M`` costs as long as ``s`` is wide (5 KB for pancakes88's
+# 40,361 fluents, at every test), ``sb[k] & m`` does not; the successor is built the same way.
+_BYTEWISE_INPUTS = 1024
 
 
 class _Masks:
@@ -98,6 +102,12 @@ class _Writer:
         self.masks = masks
         self.fluents = len(network.fluent_texts)
         self.inputs = network.inputs
+        # Which one-state inputs are read bytewise (see _BYTEWISE_INPUTS), by name.
+        widths = {"s": self.fluents, "d": self.inputs - self.fluents}
+        self.bytewise = {name: not batch and width > _BYTEWISE_INPUTS
+                         for name, width in widths.items()}
+        self.widths = widths
+        self.read_bytewise: set[str] = set()
         self.lines: list[str] = []
         self.used_inputs: set[int] = set()
 
@@ -154,12 +164,31 @@ class _Writer:
             if self.batch:
                 return f"t{signal}" if signal < self.fluents else f"d{signal - self.fluents}"
             if signal < self.fluents:
-                return f"(s & {self.masks.of((signal,))})"
-            return f"(d & {self.masks.of((signal - self.fluents,))})"
+                return f"({self.test('s', [signal], 'any')})"
+            return f"({self.test('d', [signal - self.fluents], 'any')})"
         node = signal - self.inputs
         if node in self.inline:
             return "(" + self.node_expression(node) + ")"
         return f"n{node}"
+
+    def test(self, name: str, bits: list[int], how: str) -> str:
+        """A test of the one-state input ``name`` (``s`` or ``d``) for ``bits``: ``all``
+        of them set, ``none`` of them, or ``any``; bytewise where the input is wide."""
+        if not self.bytewise[name]:
+            mask = self.masks.of(bits)
+            if how == "all" and len(bits) > 1:
+                return f"{name} & {mask} == {mask}"
+            return f"not {name} & {mask}" if how == "none" else f"{name} & {mask}"
+        self.read_bytewise.add(name)
+        per_byte: dict[int, int] = {}
+        for bit in bits:
+            per_byte[bit >> 3] = per_byte.get(bit >> 3, 0) | 1 << (bit & 7)
+        if how == "any":
+            return " or ".join(f"{name}b[{i}] & {m}" for i, m in sorted(per_byte.items()))
+        if how == "none":
+            return " and ".join(f"not {name}b[{i}] & {m}" for i, m in sorted(per_byte.items()))
+        return " and ".join(f"{name}b[{i}] & {m} == {m}" if m & (m - 1) else f"{name}b[{i}] & {m}"
+                            for i, m in sorted(per_byte.items()))
 
     def body_expression(self, index: int) -> str:
         if index in self.shared and index in self.written_bodies:
@@ -182,14 +211,11 @@ class _Writer:
             held = [s - offset for s in positive if offset <= s < limit]
             absent = [s - offset for s in negative if offset <= s < limit]
             if held:
-                mask = self.masks.of(held)
                 self.used_inputs.update(x + offset for x in held)
-                parts.append(f"{name} & {mask}" if len(held) == 1
-                             else f"{name} & {mask} == {mask}")
+                parts.append(self.test(name, held, "all"))
             if absent:
-                mask = self.masks.of(absent)
                 self.used_inputs.update(x + offset for x in absent)
-                parts.append(f"not {name} & {mask}")
+                parts.append(self.test(name, absent, "none"))
         parts += [self.ref(s) for s in positive if s >= self.inputs]
         parts += ["not " + self.ref(s) for s in negative if s >= self.inputs]
         if not parts:
@@ -255,7 +281,7 @@ class _Writer:
                         masks[1].append(signal - self.fluents)
                 else:
                     remaining.append((positive, negative))
-            terms += [f"{name} & {self.masks.of(bits)}"
+            terms += [self.test(name, bits, "any")
                       for name, bits in zip("sd", masks, strict=True) if bits]
             alternatives = remaining
         if len(alternatives) > _FACTOR_LIMIT:  # factoring costs more than it saves here
@@ -309,6 +335,9 @@ class _Writer:
 
     def header(self, signature: str) -> list[str]:
         lines = [f"def {signature}:"]
+        for name in sorted(self.read_bytewise):
+            lines.append(f"    {name}b = {name}.to_bytes({(self.widths[name] + 7) // 8}, "
+                         "'little')")
         if self.batch:
             for signal in sorted(self.used_inputs):
                 if signal < self.fluents:
@@ -380,7 +409,17 @@ def _single_source(network: Network, masks: _Masks) -> list[str]:
 
 
 def _bits(w: _Writer, outputs: tuple[int, ...]) -> list[str]:
-    """The statements that return the bits of the outputs that hold."""
+    """The statements that return the bits of the outputs that hold (set in a bytearray
+    where the state is wide: ``n |= M`` copies all of ``n``)."""
+    if w.bytewise["s"]:
+        lines = [f"    nb = bytearray({(len(outputs) + 7) // 8})"]
+        for fluent, signal in enumerate(outputs):
+            if signal == TRUE:
+                lines.append(f"    nb[{fluent >> 3}] |= {1 << (fluent & 7)}")
+            elif signal != FALSE:
+                lines.append(f"    if {w.ref(signal)}: nb[{fluent >> 3}] |= {1 << (fluent & 7)}")
+        lines.append("    return int.from_bytes(nb, 'little')")
+        return lines
     lines = ["    n = 0"]
     for fluent, signal in enumerate(outputs):
         if signal == TRUE:
