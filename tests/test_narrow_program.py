@@ -133,8 +133,9 @@ def test_auto_says_why_neither_program_gives_a_network() -> None:
 @pytest.mark.corpus
 def test_quarto_gets_a_small_network_that_agrees_with_clingo(corpus: Path) -> None:
     """Quarto (corpus), whose lines of pieces sharing a bit make its whole network some
-    281,000 gates, gets one of a few thousand from the narrow program under ``auto``, and
-    it plays as clingo does over seeded playouts."""
+    281,000 gates (within ``auto``'s bounds, but past the size at which the narrow program
+    is tried too), gets the narrow program's few thousand under ``auto``, and it plays as
+    clingo does over seeded playouts."""
     path = corpus / "ggp-repository" / "quarto.kif"
     game = Game.from_file(path)
     assert game.backend is Backend.PROPNET

@@ -55,8 +55,8 @@ BACKENDS = tuple(Backend)
 # network (334,000 gates, a million edges) builds and compiles in about 11 s; with the
 # narrow try, the network costs a load 20 s at most.
 AUTO_BOUNDS = NetworkBounds(seconds=15.0, rules=1_000_000, gates=400_000)
-# The narrow try gets what the first left of this many times the first's time, and at least
-# what the first's time exceeds one by.
+# Both tries together get this many times the first's bound: the narrow try gets what the
+# first left of that, and at least the difference (auto: 20 s in all, at least 5 s).
 _BOTH_TRIES = 4 / 3
 # A whole program's network larger than this is compared with the narrow program's, which is
 # often far smaller (quarto: 281,369 gates whole, 3,340 narrow), but not always (checkers
