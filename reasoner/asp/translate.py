@@ -35,8 +35,8 @@ from reasoner.gdl.syntax import (
     Literal,
     Not,
     Rule,
-    literal_atoms,
     literal_variables,
+    relation_names,
 )
 from reasoner.gdl.unfolding import unfold, unfold_projections
 
@@ -271,11 +271,8 @@ def _narrow_rules(flats: list[Rule]) -> list[Rule]:
     elimination makes narrower split (hex's transfer between groups of cells, quarto's
     lines of pieces that share a bit), never into a rule of static relations alone."""
     unfolded = unfold_projections(flats)
-    names = {rule.head.name for rule in unfolded} | {
-        atom.name for rule in unfolded for literal in rule.body
-        for atom, _ in literal_atoms(literal)}
     return decompose_rules(unfolded, wide=NARROW,
-                           static=names - _dynamic_names(unfolded))
+                           static=relation_names(unfolded) - _dynamic_names(unfolded))
 
 
 class _Texts(NamedTuple):

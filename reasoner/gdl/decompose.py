@@ -28,6 +28,7 @@ from reasoner.gdl.syntax import (
     Variable,
     literal_atoms,
     literal_variables,
+    relation_names,
     term_variables,
 )
 
@@ -51,9 +52,7 @@ def decompose_rules(rules: Sequence[Rule], wide: int = WIDE,
     of every combination of its variables (checkers' cells different from a move's source
     and from its destination), where in the rule the move binds them first.
     """
-    taken = {rule.head.name for rule in rules} | {
-        atom.name for rule in rules for literal in rule.body
-        for atom, _ in literal_atoms(literal)}
+    taken = relation_names(rules)
     made: dict[tuple[str, tuple[Literal, ...], tuple[str, ...]], Atom] = {}
     out: list[Rule] = []
     for rule in rules:

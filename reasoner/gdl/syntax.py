@@ -7,7 +7,7 @@ parsed from a printed game compares equal to the original.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -215,6 +215,13 @@ def literal_variables(literal: Literal) -> Iterator[Variable]:
     else:
         for disjunct in literal.disjuncts:
             yield from literal_variables(disjunct)
+
+
+def relation_names(rules: Iterable[Rule]) -> set[str]:
+    """Every relation name the rules define or read (under negation and ``or`` too)."""
+    return {name for rule in rules for name in (
+        rule.head.name, *(atom.name for literal in rule.body
+                          for atom, _ in literal_atoms(literal)))}
 
 
 def literal_atoms(literal: Literal, negative: bool = False) -> Iterator[tuple[Atom, bool]]:

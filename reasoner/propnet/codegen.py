@@ -412,23 +412,24 @@ def _bits(w: _Writer, outputs: tuple[int, ...]) -> list[str]:
     """The statements that return the bits of the outputs that hold (set in a bytearray
     where the state is wide: ``n |= M`` copies all of ``n``)."""
     if w.bytewise["s"]:
-        lines = [f"    nb = bytearray({(len(outputs) + 7) // 8})"]
-        for fluent, signal in enumerate(outputs):
-            if signal == TRUE:
-                lines.append(f"    nb[{fluent >> 3}] |= {1 << (fluent & 7)}")
-            elif signal != FALSE:
-                lines.append(f"    if {w.ref(signal)}: nb[{fluent >> 3}] |= {1 << (fluent & 7)}")
-        lines.append("    return int.from_bytes(nb, 'little')")
-        return lines
-    lines = ["    n = 0"]
+        start, end = (f"nb = bytearray({(len(outputs) + 7) // 8})",
+                      "return int.from_bytes(nb, 'little')")
+
+        def setting(fluent: int) -> str:
+            return f"nb[{fluent >> 3}] |= {1 << (fluent & 7)}"
+    else:
+        start, end = "n = 0", "return n"
+
+        def setting(fluent: int) -> str:
+            return f"n |= {w.masks.of((fluent,))}"
+    lines = [f"    {start}"]
     for fluent, signal in enumerate(outputs):
         if signal == TRUE:
-            lines.append(f"    n |= {w.masks.of((fluent,))}")
+            lines.append(f"    {setting(fluent)}")
         elif signal != FALSE:
-            lines.append(f"    if {w.ref(signal)}: n |= {w.masks.of((fluent,))}")
-    lines.append("    return n")
+            lines.append(f"    if {w.ref(signal)}: {setting(fluent)}")
+    lines.append(f"    {end}")
     return lines
-
 
 
 def _batch_source(network: Network, masks: _Masks) -> list[str]:
