@@ -15,6 +15,7 @@ states mean the same whichever backend answers.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import clingo
 
@@ -28,7 +29,7 @@ from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequential
 from reasoner.errors import GdlValidationError, ResourceLimitError
 from reasoner.gdl.demand import adorned_relation
 
-__all__ = ["PositionMachine"]
+__all__ = ["POSITION_SECONDS", "IdTables", "PositionMachine", "id_tables"]
 
 # What one position may ground before the query is refused (RESOURCE_EXHAUSTED over gRPC).
 POSITION_RULES = 2_000_000
@@ -41,6 +42,26 @@ _LEGAL, _TERMINAL, _GOAL = (predicate_name(name + NEXT_SUFFIX)
 _SHOW_STEP = f"\n#show next/1.\n#show {_LEGAL}/2.\n#show {_TERMINAL}/0.\n#show {_GOAL}/2.\n"
 
 
+@dataclass(frozen=True)
+class IdTables:
+    """The ids every backend speaks over a relaxed superset: fluent ``i`` is
+    ``fluent_texts[i]``, move ``j`` is ``move_texts[j]`` of role ``move_role[j]``."""
+
+    fluent_texts: tuple[str, ...]
+    move_texts: tuple[str, ...]
+    move_role: tuple[int, ...]
+
+
+def id_tables(superset: Superset, roles: Sequence[str]) -> IdTables:
+    """The fluent and move tables of ``superset`` (as GDL texts) for the position-by-position
+    backends."""
+    role_index = {constant_text(name): i for i, name in enumerate(roles)}
+    moves = superset.role_moves(role_index)
+    return IdTables(tuple(symbol_to_gdl(f) for f in superset.fluents),
+                    tuple(symbol_to_gdl(m) for _, _, m in moves),
+                    tuple(r for r, _, _ in moves))
+
+
 class PositionMachine:
     """A game answered by grounding each position anew (thread-safe: every query has a
     clingo control of its own)."""
@@ -48,15 +69,19 @@ class PositionMachine:
     network = None  # no compiled network
 
     def __init__(self, translation: Translation, superset: Superset,
-                 roles: Sequence[str]) -> None:
+                 roles: Sequence[str], *, seconds: float = POSITION_SECONDS) -> None:
+        """Ground the initial state; ``seconds`` bounds each position's grounding (it may
+        be changed later through :attr:`seconds`)."""
         self.roles = tuple(roles)
+        self.seconds = seconds
         role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
         self.fluent_symbols = superset.fluents
         moves = superset.role_moves(role_index)
-        self.move_role = tuple(r for r, _, _ in moves)
+        tables = id_tables(superset, self.roles)
+        self.move_role = tables.move_role
         self.move_symbols = tuple(m for _, _, m in moves)
-        self.fluent_texts = tuple(symbol_to_gdl(f) for f in self.fluent_symbols)
-        self.move_texts = tuple(symbol_to_gdl(m) for m in self.move_symbols)
+        self.fluent_texts = tables.fluent_texts
+        self.move_texts = tables.move_texts
         self._fluent_index = {sym: i for i, sym in enumerate(self.fluent_symbols)}
         self._move_index = {(r, m): i for i, (_, r, m) in enumerate(moves)}
         self._role_index = role_index
@@ -156,7 +181,7 @@ class PositionMachine:
         over_rules = budget.rules > budget.max_rules
         bound = "size" if over_rules else "time"
         what = (f"more than {budget.max_rules:,} ground rules" if over_rules
-                else f"more than {POSITION_SECONDS:g} s")
+                else f"more than {budget.seconds:g} s")
         return ResourceLimitError(
             f"grounding this position took {what}; the relation {relation} grew most "
             f"({counts.get(relation, 0):,} atoms)", bound=bound, relation=relation)
@@ -175,7 +200,7 @@ class PositionMachine:
         ctl = new_control(["2"])  # two models at most: a second one means unstratified
         ctl.add("base", [], program)
         ctl.add("base", [], facts)
-        budget = GroundingBudget(POSITION_RULES, POSITION_SECONDS)
+        budget = GroundingBudget(POSITION_RULES, self.seconds)
         if not ground_within(ctl, budget):
             raise self._too_large(ctl, budget)
         self.ground_atom_count = max(self.ground_atom_count, len(ctl.symbolic_atoms))

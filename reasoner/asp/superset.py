@@ -55,6 +55,7 @@ class GroundingBudget(clingo.Observer):
         self.rules = 0
         self.stopped = False
         self.max_rules = max_rules
+        self.seconds = seconds
         self.deadline = time.perf_counter() + seconds
 
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:

@@ -28,7 +28,9 @@ from reasoner.errors import ReasonerError, ResourceLimitError
 __all__ = ["BENCH_BACKENDS", "register"]
 
 BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "position",
-                  "grpc-simulate", "reference")
+                  "topdown", "grpc-simulate", "reference")
+# The backends that answer position by position.
+_BY_POSITION = ("position", "topdown")
 # The backends that ground the game's program once, over its superset.
 _GROUND_ONCE = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024")
 
@@ -94,10 +96,8 @@ def _measure(path: str, text: str, wanted: list[str],
     answered, note = "", ""
     if any(b in _GROUND_ONCE for b in wanted) or grpc:
         answered, note = probe_load(text, "auto", bounds)
-    elif "position" in wanted:
-        answered, note = probe_load(text, "position", bounds)
     network_refused = ""  # why the network does not load, once known
-    if answered == "position":
+    if answered in _BY_POSITION:
         network_refused = note
     elif answered == "clingo" and any(b.startswith("propnet") for b in wanted):
         try:  # over auto's bounds, the network may still load within its own
@@ -111,11 +111,11 @@ def _measure(path: str, text: str, wanted: list[str],
 
     results: list[Any] = []
     for backend in wanted:
-        if backend == "clingo" and answered == "position":
+        if backend == "clingo" and answered in _BY_POSITION:
             results.append(skipped(backend, note))
         elif backend.startswith("propnet") and network_refused:
             results.append(skipped(backend, network_refused))
-        elif backend in ("clingo", "propnet", "position"):
+        elif backend in ("clingo", "propnet", *_BY_POSITION):
             results.append(bench_game(path, text, backend=backend, **common))
         elif backend.startswith("propnet-batch-"):
             lanes = int(backend.rsplit("-", 1)[1])
@@ -125,7 +125,7 @@ def _measure(path: str, text: str, wanted: list[str],
     if any(b.startswith("propnet") for b in wanted) and not network_refused:
         results.append(network_figures(path, text, runs=args.runs))
     services: list[Any] = []
-    if grpc and answered == "position":
+    if grpc and answered in _BY_POSITION:
         services.append(Skipped(game, "grpc-simulate", "the game answers position by "
                                 "position: the service's 1,000-playout rounds would take "
                                 "hours (see the position column)"))

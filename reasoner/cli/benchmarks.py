@@ -175,7 +175,7 @@ def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
 def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
                seed: int = 0, backend: str = "clingo") -> BenchResult:
     """Median load time and playout rate, one state at a time, of ``backend`` ("clingo",
-    "propnet" or "position") over ``runs`` runs.
+    "propnet", "position" or "topdown") over ``runs`` runs.
 
     Args:
         name: The game's file name (its stem names the game in the results).

@@ -58,7 +58,7 @@ class SweepResult:
     steps: int = 0
     seconds: float = 0.0
     rules: int = 0  # ground rules of the instantiated game (instantiation sweeps)
-    backend: str = ""  # the backend the game loaded on ("propnet", "clingo" or "position")
+    backend: str = ""  # the backend it loaded on ("propnet", "clingo", "topdown", "position")
     gates: int = 0  # of its network, when it got one
 
     def as_dict(self) -> dict[str, Any]:
@@ -236,7 +236,8 @@ def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
     if loaded:
         backends = Counter(f.backend for f in loaded)
         lines.append(f"backends of the {len(loaded)} files that loaded: "
-                     + ", ".join(f"{backends[b]} {b}" for b in ("propnet", "clingo", "position")
+                     + ", ".join(f"{backends[b]} {b}" for b in ("propnet", "clingo", "topdown",
+                                                                     "position")
                                  if backends[b]))
         load = sorted(f.load_ms / 1000 for f in loaded)
         lines.append(f"load seconds: median {_quantile(load, 0.5):.2f}, 90th percentile "

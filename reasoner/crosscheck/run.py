@@ -38,6 +38,7 @@ from reasoner.errors import (
     UnsupportedGdlError,
 )
 from reasoner.propnet.network import NetworkBounds
+from reasoner.topdown import topdown_available
 
 __all__ = ["FATES", "Outcome", "compare_backends", "crosscheck_folder", "crosscheck_game",
            "format_summary", "superset_map"]
@@ -59,7 +60,7 @@ class Outcome:
     superset_atoms: int = 0
     seconds: float = 0.0
     # Comparing backends: the backends compared, the first the one the others were
-    # compared with ("clingo", "propnet", "position"); empty against the reference.
+    # compared with ("clingo" or "position"); empty against the reference.
     compared: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
@@ -98,6 +99,9 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
                                 record=record, path=path, limits=limits)
     start = time.perf_counter()
     loaded = _load(text, limits, backend, path, start)
+    if not isinstance(loaded, Outcome) and loaded.backend == "topdown" and backend == "auto":
+        # Top-down runs the reference's own clauses: clingo's positions are what is checked.
+        loaded = _load(text, limits, "position", path, start)
     if isinstance(loaded, Outcome):
         return loaded
     game = loaded
@@ -142,15 +146,15 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
                      record: TextIO | None = None, path: str = "",
                      limits: Limits | None = None,
                      network_bounds: NetworkBounds | None = None) -> Outcome:
-    """Play the game on every backend it loads on and compare each with clingo along the
-    same seeded playouts (state by state, goals in every state).
+    """Play the game on every backend it loads on and compare each with clingo (with
+    position, where the program does not ground once) along the same seeded playouts,
+    state by state, goals in every state.
 
     The game is loaded on position first (within ``limits``), then under auto with the
-    network's own bounds (``network_bounds``, default :class:`NetworkBounds`): that load
-    settles for the network (all three backends load: propnet and position are compared
-    with clingo), for clingo (the network is too large: position is compared with clingo),
-    or for position (the program does not even ground once: nothing to compare, a
-    "limit"). ``record`` gets the trace of the first pair compared."""
+    network's own bounds (``network_bounds``, default :class:`NetworkBounds`), which
+    settles for the network, for clingo or for evaluating each position, and on topdown
+    where SWI-Prolog is installed. A game that loads on position alone leaves nothing to
+    compare (a "limit"). ``record`` gets the trace of the first pair compared."""
     start = time.perf_counter()
     loaded = _load(text, limits, "position", path, start)
     if isinstance(loaded, Outcome):
@@ -160,37 +164,44 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
         auto = Game.from_description(loaded.description, backend="auto",
                                      network_bounds=network_bounds or NetworkBounds())
         note = auto.statistics.backend_note
-        if auto.backend == "position":
-            return Outcome(path, Fate.LIMIT, "nothing to compare: the game loads only "
-                           f"position by position ({note})",
-                           seconds=time.perf_counter() - start, compared=("position",))
-        games[str(auto.backend)] = auto
-        if "clingo" not in games:
+        if auto.backend != "position":
+            games[str(auto.backend)] = auto
+        if auto.backend in ("propnet", "clingo") and "clingo" not in games:
             games["clingo"] = Game.from_description(loaded.description, backend="clingo")
+        if "topdown" not in games and topdown_available():
+            games["topdown"] = Game.from_description(loaded.description, backend="topdown")
     except GdlError as error:
         return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
                        seconds=time.perf_counter() - start)
-    clingo = games["clingo"]
-    others = [name for name in ("propnet", "position") if name in games]
+    except ReferenceFailure as error:
+        return Outcome(path, Fate.ENGINE_FAILED, f"topdown: {error}",
+                       seconds=time.perf_counter() - start)
+    base = "clingo" if "clingo" in games else "position"
+    others = [name for name in ("propnet", "topdown", "position")
+              if name in games and name != base]
+    if not others:
+        return Outcome(path, Fate.LIMIT, "nothing to compare: the game loads only "
+                       f"position by position ({note})",
+                       seconds=time.perf_counter() - start, compared=("position",))
     total_playouts = total_states = 0
     for name in others:
         try:
-            paired = compare_sides(EngineSide(games[name]), EngineSide(clingo),
+            paired = compare_sides(EngineSide(games[name]), EngineSide(games[base]),
                                    playouts=playouts, seed=seed, max_steps=max_steps,
                                    record=record, goals_everywhere=True)
         except ResourceLimitError as error:  # a position that grows past its bound
             return Outcome(path, Fate.LIMIT, f"{name}: {error}", total_playouts,
                            total_states, seconds=time.perf_counter() - start,
-                           compared=("clingo", name))
+                           compared=(base, name))
         record = None
         total_playouts += paired.playouts
         total_states += paired.states
         if paired.disagreement is not None:
-            return Outcome(path, Fate.DISAGREE, paired.disagreement.describe(name, "clingo"),
+            return Outcome(path, Fate.DISAGREE, paired.disagreement.describe(name, base),
                            total_playouts, total_states,
-                           seconds=time.perf_counter() - start, compared=("clingo", name))
+                           seconds=time.perf_counter() - start, compared=(base, name))
     return Outcome(path, Fate.AGREE, note, total_playouts, total_states,
-                   seconds=time.perf_counter() - start, compared=("clingo", *others))
+                   seconds=time.perf_counter() - start, compared=(base, *others))
 
 
 def _bounded_game(path: str, playouts: int, seed: int, max_steps: int,

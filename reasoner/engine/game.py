@@ -117,9 +117,10 @@ class Game:
             backend: "clingo" (queries are clingo solves), "propnet" (a compiled
                 propositional network; refused with ResourceLimitError when it exceeds
                 its bounds), "position" (each position ground as it is asked, for games
-                too large to ground once) or "auto" (the network when it builds within
+                too large to ground once), "topdown" (each position answered by
+                SWI-Prolog's resolution) or "auto" (the network when it builds within
                 its bounds, else clingo when the program grounds within them, else
-                position; :attr:`LoadStatistics.backend_note` says why).
+                topdown, else position; :attr:`LoadStatistics.backend_note` says why).
 
         Raises:
             GdlSyntaxError: malformed text, with line and column.
@@ -162,7 +163,7 @@ class Game:
         built = build_machine(
             translation, superset, description.roles, backend,
             check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
-            bounds=network_bounds,
+            bounds=network_bounds, description=description,
         )
         machine = built.machine
         t5 = time.perf_counter()

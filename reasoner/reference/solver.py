@@ -56,8 +56,10 @@ class ReferenceSolver:
     """A GDL game run by SWI-Prolog in a child process."""
 
     def __init__(self, description: GameDescription, *, timeout: float = 10.0,
-                 swipl: str = "swipl") -> None:
-        """Start ``swipl`` and load the game.
+                 swipl: str = "swipl", extra: str = "") -> None:
+        """Start ``swipl`` and load the game; ``extra`` is Prolog text consulted after the
+        program (more ``ref_answer/2`` clauses for another protocol, see
+        :mod:`reasoner.topdown`).
 
         Raises:
             ReferenceFailure: swipl is missing, or the program does not load in time.
@@ -73,7 +75,7 @@ class ReferenceSolver:
         self._directory = Path(tempfile.mkdtemp(prefix="gdl-reference-"))
         try:
             program = self._directory / "game.pl"
-            program.write_text(prolog_program(description), encoding="ascii")
+            program.write_text(prolog_program(description) + extra, encoding="ascii")
             self._stderr = (self._directory / "stderr.txt").open("wb")
             try:
                 self._process = subprocess.Popen(
@@ -228,6 +230,17 @@ class ReferenceSolver:
         return self._process.pid if self._process is not None else None
 
     # -- requests --------------------------------------------------------------------------
+
+    def ask(self, request: str, what: str) -> list[str]:
+        """The reply fields of one request of the line protocol: ``request`` is a Prolog
+        term the caller built from integers and :func:`quote_atom` texts only (never from a
+        caller's text), answered by a ``ref_answer/2`` clause; ``what`` names it in errors.
+
+        Raises:
+            ReferenceFailure: Prolog failed or raised, exited, or ran past the time bound
+                (the solver is then closed).
+        """
+        return self._request(request, what)
 
     def _ground(self, text: str, what: str) -> str:
         known = self._converted.get(text)

@@ -1,0 +1,171 @@
+"""The top-down backend: each position evaluated by SWI-Prolog's resolution with tabling.
+
+Where a game is too large to ground once, clingo's position-by-position grounding pays a
+fixed cost per position for every non-ground rule (chess: about 480 rules, 40 ms), however
+little the position asks. Resolution only touches the clauses a query reaches, so it answers
+the same position an order of magnitude sooner. The clauses are the reference solver's
+(:mod:`reasoner.reference.prolog`); this backend talks to its own ``swipl`` child in ids
+(:mod:`reasoner.topdown.protocol`), one request line per step.
+
+Because the clauses are the reference's, a game on this backend is cross-checked against
+the clingo backends (``crosscheck --backends``), not against the reference.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Callable, Sequence
+
+from reasoner.engine.state_cache import StateCache
+from reasoner.engine.values import StateInfo
+from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
+from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
+from reasoner.gdl.syntax import GameDescription
+from reasoner.reference.solver import ReferenceSolver
+from reasoner.topdown.protocol import protocol_program
+
+__all__ = ["TOPDOWN_SECONDS", "TopdownMachine", "topdown_available"]
+
+# What one query may take before it is refused (RESOURCE_EXHAUSTED over gRPC) and the
+# child is replaced.
+TOPDOWN_SECONDS = 20.0
+
+
+def topdown_available(swipl: str = "swipl") -> bool:
+    """Whether SWI-Prolog can be run (the backend's only requirement)."""
+    return shutil.which(swipl) is not None
+
+
+class TopdownMachine:
+    """A game answered by a ``swipl`` child in ids over the engine's tables (thread-safe:
+    one query at a time holds the child)."""
+
+    network = None  # no compiled network
+    ground_atom_count = 0  # nothing is ground
+
+    def __init__(self, description: GameDescription, roles: Sequence[str],
+                 fluent_texts: Sequence[str], move_texts: Sequence[str],
+                 move_role: Sequence[int], *, seconds: float = TOPDOWN_SECONDS) -> None:
+        """Start the child and ask for the initial state.
+
+        Raises:
+            ReferenceFailure: SWI-Prolog is missing or does not load the game.
+            ResourceLimitError, GdlValidationError: as for the queries.
+        """
+        self.roles = tuple(roles)
+        self.fluent_texts = tuple(fluent_texts)
+        self.move_texts = tuple(move_texts)
+        self.move_role = tuple(move_role)
+        self._description = description
+        self._seconds = seconds
+        self._program = protocol_program(self.roles, self.fluent_texts,
+                                         list(zip(self.move_role, self.move_texts,
+                                                  strict=True)))
+        self._lock = threading.Lock()
+        self._cache = StateCache()
+        self._solver: ReferenceSolver | None = None
+        self.init_bits = 0
+        for index in self._ask("td_init", "the initial state")[0].split():
+            self.init_bits |= 1 << int(index)
+
+    # -- queries -------------------------------------------------------------------------
+
+    def info(self, bits: int) -> StateInfo:
+        """Legal moves, terminal and goals of a state."""
+        cached = self._cache.get(bits)
+        if cached is not None:
+            return cached
+        info = self._decode(self._ask(f"td_info({self._ids(bits)})", "a state's answers"))
+        self._cache.put(bits, info)
+        return info
+
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+        """The state's own info (with ``current``), its successor under ``joint`` (one
+        move id per role) and the successor's info."""
+        info = self.info(bits) if current else None
+        moves = ",".join(str(move) for move in joint)
+        fields = self._ask(f"td_step({self._ids(bits)},[{moves}])", "the next state")
+        following = 0
+        for index in fields[0].split():
+            following |= 1 << int(index)
+        next_info = self._decode(fields[1:])
+        self._cache.put(following, next_info)
+        return info, following, next_info
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
+        """Seeded random playouts from ``bits``, one after another (see
+        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
+                                     record, check)
+
+    def close(self) -> None:
+        """Stop the child; a later query starts a new one."""
+        with self._lock:
+            solver, self._solver = self._solver, None
+        if solver is not None:
+            solver.close()
+
+    # -- internals -----------------------------------------------------------------------
+
+    @staticmethod
+    def _ids(bits: int) -> str:
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(str(low.bit_length() - 1))
+            bits ^= low
+        return "[" + ",".join(out) + "]"
+
+    def _decode(self, fields: Sequence[str]) -> StateInfo:
+        """Legal move ids, terminal and goal pairs (see the protocol) as a state's info."""
+        n_roles = len(self.roles)
+        legal: list[list[int]] = [[] for _ in range(n_roles)]
+        goals: list[list[int]] = [[] for _ in range(n_roles)]
+        for text in fields[0].split():
+            move = int(text)
+            legal[self.move_role[move]].append(move)
+        for number, value in zip(fields[2::2], fields[3::2], strict=True):
+            role = int(number)
+            if not (value.isdigit() and 0 <= int(value) <= 100):
+                raise GdlValidationError(
+                    f"goal value {value} of role {self.roles[role]} is not an integer in "
+                    "0..100")
+            goals[role].append(int(value))
+        return StateInfo(tuple(tuple(sorted(x)) for x in legal), fields[1] == "1",
+                         tuple(tuple(sorted(x)) for x in goals))
+
+    def _ask(self, request: str, what: str) -> list[str]:
+        with self._lock:
+            if self._solver is None:
+                self._solver = ReferenceSolver(self._description, timeout=self._seconds,
+                                               extra=self._program)
+            solver = self._solver
+            try:
+                return solver.ask(request, what)
+            except ReferenceFailure as error:
+                if solver.pid is None:  # over the time bound, or the child died
+                    self._solver = None
+                raise _refusal(error, what, self._seconds) from None
+
+    def __del__(self) -> None:
+        solver = getattr(self, "_solver", None)
+        if solver is not None:
+            solver.close()
+
+
+def _refusal(error: ReferenceFailure, what: str, seconds: float) -> Exception:
+    """What a failed query means to the caller: a bound (RESOURCE_EXHAUSTED), rules that
+    are not stratified (the game's defect), or a failure of the child."""
+    message = str(error)
+    if "exceeded the reference's time bound" in message:
+        return ResourceLimitError(f"evaluating {what} top-down took more than {seconds:g} s",
+                                  bound="time")
+    if "stack" in message and ("resource" in message or "limit" in message):
+        return ResourceLimitError(f"evaluating {what} top-down ran out of Prolog stack "
+                                  f"({message})", bound="memory")
+    if "not stratified" in message:
+        return GdlValidationError(message.partition(": ")[2] or message)
+    return error
