@@ -123,10 +123,11 @@ class ReasonerClient:
         """Load a game (idempotent) and return a handle with its tables.
 
         ``backend`` is "clingo", "propnet", "position" (each position ground as it is
-        asked, for games too large to ground once) or "auto" (the network when it builds
-        within its bounds, else clingo, else position); :attr:`RemoteGame.backend` says
-        which one answers. ``strict`` refuses what the default reading accepts with a
-        warning (a name with two arities, a connective inside a term, a flat base fact).
+        asked, for games too large to ground once), "topdown" (each position answered by
+        SWI-Prolog) or "auto" (the network when it builds within its bounds, else clingo,
+        else topdown, else position); :attr:`RemoteGame.backend` says which one answers.
+        ``strict`` refuses what the default reading accepts with a warning (a name with two
+        arities, a connective inside a term, a flat base fact).
         """
         options = pb.LoadOptions(case_sensitive=case_sensitive, lenient=lenient,
                                  backend=backend, strict=strict)
@@ -153,8 +154,8 @@ class RemoteGame:
         self.move_texts: tuple[str, ...] = tuple(m.text for m in info.moves)
         self.move_role: tuple[int, ...] = tuple(m.role for m in info.moves)
         self.warnings: tuple[str, ...] = tuple(info.warnings)
-        # The backend that answers ("clingo", "propnet" or "position") and why auto chose
-        # clingo or position.
+        # The backend that answers ("clingo", "propnet", "topdown" or "position") and why
+        # auto chose another than the network.
         self.backend: str = info.statistics.backend
         self.backend_note: str = info.statistics.backend_note
         self._by_text = {(self.roles[r], t): i

@@ -219,23 +219,24 @@ def test_bench_measures_the_position_backend_beside_the_reference() -> None:
 
 @pytest.mark.slow  # the network's grounding runs to auto's bound first: about 5 s
 def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> None:
-    """On a game too large to ground once, ``bench`` measures position and reports clingo,
-    the network and Simulate over gRPC as not measured, with the reason, instead of trying
-    them; exit 0."""
+    """On a game too large to ground once, ``bench`` measures position and topdown and
+    reports clingo, the network and Simulate over gRPC as not measured, with the reason,
+    instead of trying them; exit 0."""
     from tests.test_position_backend import EXPLODING
 
     path = write(tmp_path, "exploding.kif", EXPLODING)
     result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2", "--backends",
-                     "clingo,propnet,position,grpc-simulate", path)
+                     "clingo,propnet,position,topdown,grpc-simulate", path)
     assert result.returncode == 0, result.stderr
     records = {record["backend"]: record
                for record in map(json.loads, result.stdout.splitlines())}
-    assert list(records) == ["clingo", "propnet", "position", "grpc-simulate"]
+    assert list(records) == ["clingo", "propnet", "position", "topdown", "grpc-simulate"]
     for backend in ("clingo", "propnet"):
         assert records[backend]["reason"].startswith("does not load within bounds (")
-        assert "each position is ground as it is asked" in records[backend]["reason"]
+        assert "each position is evaluated as it is asked" in records[backend]["reason"]
     assert "position by position" in records["grpc-simulate"]["reason"]
     assert records["position"]["updates_per_sec"] > 0
+    assert records["topdown"]["updates_per_sec"] > 0
 
 
 def test_bench_refuses_an_unknown_backend() -> None:

@@ -152,32 +152,50 @@ def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None
 # -- --backends: the backends against each other --------------------------------------------
 
 
-def test_backends_compares_the_network_and_position_with_clingo() -> None:
-    """A game that builds a network loads on all three backends: the network and position
-    are each compared with clingo along the seeded playouts, and agree."""
+def test_backends_compares_the_network_topdown_and_position_with_clingo() -> None:
+    """A game that builds a network loads on all four backends: the network, top-down and
+    position are each compared with clingo along the seeded playouts, and agree."""
     outcome = crosscheck_game(TICTACTOE, playouts=3, seed=1, backends=True)
     assert outcome.fate == "agree", outcome.reason
-    assert outcome.compared == ("clingo", "propnet", "position")
-    assert outcome.playouts == 6 and outcome.states > 20
+    assert outcome.compared == ("clingo", "propnet", "topdown", "position")
+    assert outcome.playouts == 9 and outcome.states > 20
     assert outcome.reason == ""
 
 
-def test_backends_without_a_network_compares_position_with_clingo() -> None:
-    """Over the network's bounds (here 100 gates) the program still grounds: position is
-    compared with clingo, and the outcome keeps why the network is missing."""
+def test_backends_without_a_network_compares_topdown_and_position_with_clingo() -> None:
+    """Over the network's bounds (here 100 gates) the program still grounds: top-down and
+    position are compared with clingo, and the outcome keeps why the network is missing."""
     text = (GAMES / "connectfour.kif").read_text()
     outcome = compare_backends(text, playouts=2, seed=3, max_steps=60,
                                network_bounds=NetworkBounds(gates=100))
     assert outcome.fate == "agree", outcome.reason
-    assert outcome.compared == ("clingo", "position")
+    assert outcome.compared == ("clingo", "topdown", "position")
     assert "more than 100 gates" in outcome.reason and outcome.states > 20
 
 
-def test_backends_of_a_game_too_large_to_ground_once_have_nothing_to_compare() -> None:
-    """A program that does not ground within the network's bounds loads only position by
-    position: nothing to compare, reported as a limit with the reason, nothing played."""
+def test_backends_of_a_game_too_large_to_ground_once_compare_topdown_with_position() -> None:
+    """A program that does not ground within the network's bounds loads position by
+    position only: top-down is compared with clingo's positions, and the outcome keeps
+    why."""
     from tests.test_position_backend import EXPLODING
 
+    outcome = compare_backends(EXPLODING, playouts=2,
+                               network_bounds=NetworkBounds(rules=20_000))
+    assert outcome.fate == "agree", outcome.reason
+    assert outcome.compared == ("position", "topdown") and outcome.states > 10
+    assert outcome.reason.startswith("no network: ")
+
+
+def test_backends_of_a_game_on_position_alone_have_nothing_to_compare(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without SWI-Prolog, such a game loads only on position: nothing to compare, reported
+    as a limit with the reason, nothing played."""
+    from reasoner.crosscheck import run
+    from reasoner.engine import backend
+    from tests.test_position_backend import EXPLODING
+
+    monkeypatch.setattr(backend, "topdown_available", lambda: False)
+    monkeypatch.setattr(run, "topdown_available", lambda: False)
     outcome = compare_backends(EXPLODING, playouts=2,
                                network_bounds=NetworkBounds(rules=20_000))
     assert outcome.fate == "limit"
@@ -197,11 +215,12 @@ def test_the_backends_command_names_what_it_compared() -> None:
     --json gives the same outcome as a JSON line."""
     result = _cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("games/nim.kif: agree: propnet and position against "
-                                    "clingo: 4 playouts, ")
+    assert result.stdout.startswith("games/nim.kif: agree: propnet and topdown and position "
+                                    "against clingo: 6 playouts, ")
     record = json.loads(_cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2",
                              "--json").stdout)
-    assert (record["fate"], record["compared"]) == ("agree", ["clingo", "propnet", "position"])
+    assert (record["fate"], record["compared"]) == ("agree", ["clingo", "propnet", "topdown",
+                                                              "position"])
 
 
 @pytest.mark.timeout(120)

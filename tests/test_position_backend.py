@@ -1,7 +1,7 @@
 """The position-by-position backend (:mod:`reasoner.asp.position`): every query grounds the
 game's demand-driven programs with the state as facts. It must play every game exactly as
 the ground-once backends do, and carry games too large to ground once (where ``auto`` falls
-back to it), checked there against the Prolog reference."""
+back to it when SWI-Prolog is missing), checked there against the Prolog reference."""
 
 from __future__ import annotations
 
@@ -94,20 +94,18 @@ def test_position_simulates_the_playouts_of_clingo() -> None:
     assert all(ours.terminal)
 
 
-def test_a_game_too_large_to_ground_once_loads_on_position_under_auto() -> None:
+def test_a_game_too_large_to_ground_once_grounds_a_handful_of_instances_per_position() -> None:
     """A helper relation of 10^8 instances that each position needs only one of: the
-    network's grounding stops at its bound, and auto answers position by position, with
-    the reason in the note; the initial state is answered at once."""
+    network's grounding stops at its bound, and position answers the initial state at once,
+    grounding a handful of the helper's instances."""
     description = parse_gdl(EXPLODING)
     translation = translate(description)
     superset = compute_superset(translation)
     start = time.perf_counter()
-    built = build_machine(translation, superset, description.roles, "auto", False,
+    built = build_machine(translation, superset, description.roles, "position", False,
                           SMALL_BOUNDS)
     assert time.perf_counter() - start < 5
     assert built.backend == "position" and built.network is None
-    assert "more than 20,000" in built.note
-    assert "each position is ground as it is asked" in built.note
     machine = built.machine
     info = machine.info(machine.init_bits)
     assert not info.terminal and info.goals == ((0,),)
@@ -145,28 +143,35 @@ def test_rules_with_two_answer_sets_are_refused_on_position_as_on_clingo() -> No
 # -- chess (corpus) --------------------------------------------------------------------------
 
 
-def _chess_against_the_reference(text: str) -> tuple[str, str, float, int, str]:
-    """Load chess under auto, then play 2 seeded random playouts of 30 steps against the
-    reference: (backend, note, load seconds, states compared, disagreement or "")."""
+def _chess_against_the_reference(text: str) -> tuple[str, str, float, int, str, str]:
+    """Load chess under auto; then 2 seeded random playouts of 30 steps of position against
+    the reference, and 1 of 20 steps of auto's load against position: (auto's backend, its
+    note, load seconds, states compared with the reference, disagreement with it or "",
+    disagreement between the backends or "")."""
     start = time.perf_counter()
     game = Game.from_gdl(text)
     seconds = time.perf_counter() - start
+    position = Game.from_gdl(text, backend="position")
     with ReferenceSolver.from_gdl(text, timeout=30) as reference:
-        result = compare_sides(EngineSide(game), reference, playouts=2, seed=0, max_steps=30)
+        result = compare_sides(EngineSide(position), reference, playouts=2, seed=0,
+                               max_steps=30)
     found = result.disagreement
+    between = first_disagreement(game, position, seed=1, playouts=1, max_steps=20)
     return (str(game.backend), game.statistics.backend_note, seconds, result.states,
-            found.describe("position") if found is not None else "")
+            found.describe("position") if found is not None else "", between or "")
 
 
-def test_chess_loads_on_position_and_agrees_with_the_reference(corpus: Path) -> None:
-    """chess.kif is too large to ground once: auto settles for position within 60 s, and
-    2 seeded random playouts of 30 steps agree with the Prolog reference in every state
-    (the whole run bounded, in a child process)."""
+def test_chess_loads_top_down_and_agrees_with_the_reference(corpus: Path) -> None:
+    """chess.kif is too large to ground once: auto settles for top-down evaluation within
+    60 s; clingo's positions agree with the Prolog reference along 2 seeded random playouts
+    of 30 steps, and top-down with clingo along one of 20 (the whole run bounded, in a
+    child process)."""
     text = (corpus / "ggp-repository" / "chess.kif").read_text()
-    backend, note, seconds, states, found = run_bounded(
+    backend, note, seconds, states, found, between = run_bounded(
         _chess_against_the_reference, (text,), Limits(150, 4096))
-    assert backend == "position", note
-    assert "each position is ground as it is asked" in note
+    assert backend == "topdown", note
+    assert "each position is evaluated as it is asked" in note
     assert seconds < 60
     assert found == "", found
     assert states >= 60
+    assert between == "", between

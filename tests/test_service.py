@@ -474,18 +474,20 @@ def test_simulate_without_state_starts_from_initial(srv: Server) -> None:
 # -- the position backend -------------------------------------------------------------------
 
 
-def test_position_backend_serves_every_rpc_a_player_uses(srv: Server) -> None:
-    """LoadOptions.backend "position" loads tic-tac-toe position by position (its own game
-    id, the tables of auto's load), and InitialState, Query, Next along a seeded walk,
-    Expand and Simulate (one playout after another) answer as the engine does in process."""
+@pytest.mark.parametrize("backend", ["position", "topdown"])
+def test_position_backends_serve_every_rpc_a_player_uses(srv: Server, backend: str) -> None:
+    """LoadOptions.backend "position" (or "topdown") loads tic-tac-toe position by position
+    (its own game id, the tables of auto's load), and InitialState, Query, Next along a
+    seeded walk, Expand and Simulate (one playout after another) answer as the engine does
+    in process."""
     text = game_text("tictactoe")
     auto = srv.load("tictactoe")
     info = srv.stub.LoadGame(pb.LoadGameRequest(gdl=text, options=pb.LoadOptions(
-        backend="position")), timeout=CALL_TIMEOUT).game
-    assert (info.statistics.backend, info.statistics.backend_note) == ("position", "")
+        backend=backend)), timeout=CALL_TIMEOUT).game
+    assert (info.statistics.backend, info.statistics.backend_note) == (backend, "")
     assert info.statistics.network_gates == 0 and info.game_id != auto.game_id
     assert (info.roles, info.fluents, info.moves) == (auto.roles, auto.fluents, auto.moves)
-    engine = Game.from_file(GAMES / "tictactoe.kif", backend="position")
+    engine = Game.from_file(GAMES / "tictactoe.kif", backend=backend)
     start = srv.stub.InitialState(pb.InitialStateRequest(game_id=info.game_id),
                                   timeout=CALL_TIMEOUT)
     assert list(start.state.fluents) == list(engine.initial_state.fluent_ids())

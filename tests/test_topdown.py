@@ -1,0 +1,115 @@
+"""The top-down backend (:mod:`reasoner.topdown`): SWI-Prolog answers each position by
+resolution, in the engine's ids. It must play every game exactly as clingo does, carry the
+games too large to ground once (where ``auto`` settles for it), and keep bounded and
+serving when one position is too slow."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from reasoner import Game
+from reasoner.asp.position import id_tables
+from reasoner.asp.superset import compute_superset
+from reasoner.asp.translate import translate
+from reasoner.crosscheck.agreement import first_disagreement
+from reasoner.engine import backend
+from reasoner.engine.backend import build_machine
+from reasoner.errors import GdlValidationError, ResourceLimitError
+from reasoner.gdl.parser import parse_gdl
+from reasoner.topdown import TopdownMachine
+from tests.conftest import GAMES
+from tests.test_position_backend import EXPLODING, SMALL_BOUNDS, UNSTRATIFIED
+
+BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
+
+# A chain of 32 relations, each defined twice over the one below: a call of the top one
+# that fails makes resolution without tabling try 2^32 derivations. Only the state after
+# "dive" asks for it (terminal reads (true deep) first), so the initial state is quick.
+_CHAIN = "\n".join(f"(<= (d{k + 1} ?x) (d{k} ?x) (num ?x)) (<= (d{k + 1} ?x) (num ?x) (d{k} ?x))"
+                   for k in range(32))
+SLOW = f"""
+(role r) (num a) (num b) (init (at 0))
+(<= (d0 ?x) (true (mark ?x)))
+{_CHAIN}
+(legal r dive) (legal r stay)
+(<= (next deep) (does r dive))
+(<= (next (at 1)) (does r stay))
+(<= terminal (true deep) (d32 a))
+(<= terminal (true (at 1)))
+(goal r 0)
+"""
+
+
+def _topdown_machine(text: str, seconds: float) -> TopdownMachine:
+    description = parse_gdl(text)
+    superset = compute_superset(translate(description))
+    tables = id_tables(superset, description.roles)
+    return TopdownMachine(description, description.roles, tables.fluent_texts,
+                          tables.move_texts, tables.move_role, seconds=seconds)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_game_plays_alike_on_topdown_and_clingo(name: str) -> None:
+    """Along seeded random playouts, top-down gives the legal moves, successors, terminal
+    flags and goals (in every state) that clingo gives, over the same tables."""
+    topdown = Game.from_file(GAMES / f"{name}.kif", backend="topdown")
+    clingo = Game.from_file(GAMES / f"{name}.kif", backend="clingo")
+    assert topdown.backend == "topdown" and topdown.network is None
+    assert (topdown.fluents, topdown.all_moves, topdown.initial_state) == (
+        clingo.fluents, clingo.all_moves, clingo.initial_state)
+    found = first_disagreement(topdown, clingo, seed=7, playouts=3, max_steps=100)
+    assert found is None, found
+
+
+def test_auto_evaluates_a_game_too_large_to_ground_once_top_down() -> None:
+    """Where the program does not ground once within the bounds, auto answers each
+    position top-down, and its note says why and how soon the first step came."""
+    description = parse_gdl(EXPLODING)
+    translation = translate(description)
+    built = build_machine(translation, compute_superset(translation), description.roles,
+                          "auto", False, SMALL_BOUNDS, description=description)
+    assert built.backend == "topdown" and built.network is None
+    assert "more than 20,000" in built.note
+    assert "top-down evaluation answered the first step in" in built.note
+    machine = built.machine
+    info = machine.info(machine.init_bits)
+    assert not info.terminal and info.goals == ((0,),)
+    assert sorted(machine.move_texts[m] for m in info.legal[0]) == ["(shift 6)", "stay"]
+
+
+def test_without_swi_prolog_auto_grounds_each_position_in_clingo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where SWI-Prolog cannot be run, auto's last resort is clingo position by position,
+    and the note says so."""
+    monkeypatch.setattr(backend, "topdown_available", lambda: False)
+    description = parse_gdl(EXPLODING)
+    translation = translate(description)
+    built = build_machine(translation, compute_superset(translation), description.roles,
+                          "auto", False, SMALL_BOUNDS, description=description)
+    assert built.backend == "position"
+    assert built.note.endswith("SWI-Prolog is not installed, so clingo grounds them")
+    assert built.machine.ground_atom_count < 1000
+
+
+def test_a_position_over_the_time_bound_is_refused_and_the_game_keeps_answering() -> None:
+    """A step whose evaluation runs past the bound is refused with RESOURCE_EXHAUSTED's
+    error (a time bound) soon after it, and the next query is answered by a new child."""
+    machine = _topdown_machine(SLOW, seconds=1.0)
+    dive, stay = (machine.move_texts.index(move) for move in ("dive", "stay"))
+    start = time.perf_counter()
+    with pytest.raises(ResourceLimitError, match="top-down took more than 1 s") as caught:
+        machine.transition(machine.init_bits, (dive,))
+    assert time.perf_counter() - start < 10
+    assert caught.value.bound == "time"
+    _, following, info = machine.transition(machine.init_bits, (stay,))
+    assert info.terminal and machine.fluent_texts[following.bit_length() - 1] == "(at 1)"
+    machine.close()
+
+
+def test_rules_with_two_answer_sets_are_refused_on_topdown() -> None:
+    """Rules that are not stratified on the ground level are refused at load on topdown
+    too (an answer the well-founded semantics leaves undefined), not answered."""
+    with pytest.raises(GdlValidationError, match="not stratified"):
+        Game.from_gdl(UNSTRATIFIED, backend="topdown")
