@@ -95,7 +95,7 @@ def test_without_swi_prolog_auto_grounds_each_position_in_clingo(
 
 def test_a_position_over_the_time_bound_is_refused_and_the_game_keeps_answering() -> None:
     """A step whose evaluation runs past the bound is refused with RESOURCE_EXHAUSTED's
-    error (a time bound) soon after it, and the next query is answered by a new child."""
+    error (a time bound) soon after it, and the next query is answered."""
     machine = _topdown_machine(SLOW, seconds=1.0)
     dive, stay = (machine.move_texts.index(move) for move in ("dive", "stay"))
     start = time.perf_counter()

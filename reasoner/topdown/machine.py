@@ -27,9 +27,10 @@ from reasoner.topdown.protocol import protocol_program
 
 __all__ = ["TOPDOWN_SECONDS", "TopdownMachine", "topdown_available"]
 
-# What one query may take before it is refused (RESOURCE_EXHAUSTED over gRPC) and the
-# child is replaced.
+# What one query may take before it is refused (RESOURCE_EXHAUSTED over gRPC).
 TOPDOWN_SECONDS = 20.0
+# How much longer the parent waits for the child's own refusal before it replaces the child.
+_GRACE_SECONDS = 5.0
 
 
 def topdown_available(swipl: str = "swipl") -> bool:
@@ -61,7 +62,7 @@ class TopdownMachine:
         self._seconds = seconds
         self._program = protocol_program(self.roles, self.fluent_texts,
                                          list(zip(self.move_role, self.move_texts,
-                                                  strict=True)))
+                                                  strict=True)), seconds)
         self._lock = threading.Lock()
         self._cache = StateCache()
         self._solver: ReferenceSolver | None = None
@@ -140,8 +141,8 @@ class TopdownMachine:
     def _ask(self, request: str, what: str) -> list[str]:
         with self._lock:
             if self._solver is None:
-                self._solver = ReferenceSolver(self._description, timeout=self._seconds,
-                                               extra=self._program)
+                self._solver = ReferenceSolver(self._description, extra=self._program,
+                                               timeout=self._seconds + _GRACE_SECONDS)
             solver = self._solver
             try:
                 return solver.ask(request, what)
@@ -160,7 +161,7 @@ def _refusal(error: ReferenceFailure, what: str, seconds: float) -> Exception:
     """What a failed query means to the caller: a bound (RESOURCE_EXHAUSTED), rules that
     are not stratified (the game's defect), or a failure of the child."""
     message = str(error)
-    if "exceeded the reference's time bound" in message:
+    if "Time limit exceeded" in message or "exceeded the reference's time bound" in message:
         return ResourceLimitError(f"evaluating {what} top-down took more than {seconds:g} s",
                                   bound="time")
     if "stack" in message and ("resource" in message or "limit" in message):

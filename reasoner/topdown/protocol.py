@@ -12,6 +12,8 @@ integers, and so do the answers:
 * ``td_step(Fluents, Moves)``: the successor's fluent ids under the joint move, then the
   successor's own answers as for ``td_info``.
 
+A request past the time bound is answered with Prolog's ``Time limit exceeded`` error.
+
 One request costs one line each way, where the reference's own protocol asks three times per
 step and sends every fluent as text. The game's rules are the reference's clauses, called
 as the reference calls them (recursive relations tabled, negation on a cycle well-founded
@@ -27,6 +29,8 @@ from reasoner.reference.prolog import quote_atom
 __all__ = ["protocol_program"]
 
 _DRIVER = r"""
+:- use_module(library(time)).
+
 % Fluents and moves by their terms, keyed by the terms' hashes (an integer first argument is
 % indexed whatever the terms look like).
 :- dynamic(td_fid/3).
@@ -84,15 +88,23 @@ td_info([Legal, txt(Terminal)|Goals]) :-
     ref_all(R2-V, 'gdl:goal'(R2, V), GoalPairs),
     td_goal_items(GoalPairs, Goals).
 
-ref_answer(td_init, [Text]) :-
+% Every request runs under the time bound here too, so that a child whose parent is gone
+% never computes for longer.
+ref_answer(td_init, Items) :- td_bounded(td_init(Items)).
+ref_answer(td_info(Ids), Items) :- td_bounded(td_info(Ids, Items)).
+ref_answer(td_step(Ids, Moves), Items) :- td_bounded(td_step(Ids, Moves, Items)).
+
+td_bounded(Goal) :- td_seconds(Seconds), call_with_time_limit(Seconds, Goal).
+
+td_init([Text]) :-
     ref_set([], []),
     ref_all(F, 'gdl:init'(F), Fluents),
     td_ids(Fluents, Ids), td_text(Ids, Text).
-ref_answer(td_info(Ids), Items) :-
+td_info(Ids, Items) :-
     td_terms(Ids, State),
     ref_set(State, []),
     td_info(Items).
-ref_answer(td_step(Ids, Moves), [Text|Items]) :-
+td_step(Ids, Moves, [Text|Items]) :-
     td_terms(Ids, State), td_joint(Moves, Joint),
     ref_set(State, Joint),
     ref_all(F, 'gdl:next'(F), Fluents),
@@ -131,11 +143,11 @@ def _prolog(text: str) -> str:
 
 
 def protocol_program(roles: Sequence[str], fluents: Sequence[str],
-                     moves: Sequence[tuple[int, str]]) -> str:
+                     moves: Sequence[tuple[int, str]], seconds: float) -> str:
     """The tables and request clauses for a game whose fluent ``i`` is ``fluents[i]`` and
     whose move ``j`` is ``moves[j]`` (role number, move text), all texts as the engine prints
-    them."""
-    lines = ["", "% The engine's tables (reasoner.topdown).",
+    them; a request running past ``seconds`` is answered with an error."""
+    lines = ["", "% The engine's tables (reasoner.topdown).", f"td_seconds({seconds!r}).",
              ":- dynamic(td_fluent/2).", ":- dynamic(td_move/3).", ":- dynamic(td_role/2)."]
     quoted_roles = [quote_atom(role) for role in roles]
     lines += [f"td_role({role},{number})." for number, role in enumerate(quoted_roles)]
