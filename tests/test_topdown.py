@@ -24,16 +24,30 @@ from tests.test_position_backend import EXPLODING, SMALL_BOUNDS, UNSTRATIFIED
 
 BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
 
+# A join of 40^5 candidates that no state completes, read under negation (so that relaxed
+# reachability never grounds it) once the state holds a depth: a step there runs for
+# minutes top-down, tabled or not. The initial state is quick.
+_NUMBERS = " ".join(f"(num {i})" for i in range(1, 41))
+SLOW = f"""
+(role r) {_NUMBERS} (init (at 0))
+(<= (nolink ?x) (num ?a) (num ?b) (num ?c) (num ?d) (num ?e) (true (mark ?x ?e)))
+(legal r dive) (legal r stay)
+(<= (next (depth 1)) (does r dive))
+(<= (next (at 1)) (does r stay))
+(<= terminal (true (depth ?x)) (not (nolink ?x)))
+(<= terminal (true (at 1)))
+(goal r 0)
+"""
 # A chain of 32 relations, each defined twice over the one below: a call of the top one
-# that fails makes resolution without tabling try 2^32 derivations. Only the state after
-# "dive" asks for it (terminal reads (true deep) first), so the initial state is quick.
+# that fails makes resolution without tabling try 2^32 derivations, with tabling 64. The
+# state after the one legal first move asks for it.
 _CHAIN = "\n".join(f"(<= (d{k + 1} ?x) (d{k} ?x) (num ?x)) (<= (d{k + 1} ?x) (num ?x) (d{k} ?x))"
                    for k in range(32))
-SLOW = f"""
+CHAIN = f"""
 (role r) (num a) (num b) (init (at 0))
 (<= (d0 ?x) (true (mark ?x)))
 {_CHAIN}
-(legal r dive) (legal r stay)
+(<= (legal r dive) (true (at 0))) (<= (legal r stay) (true deep))
 (<= (next deep) (does r dive))
 (<= (next (at 1)) (does r stay))
 (<= terminal (true deep) (d32 a))
@@ -72,7 +86,7 @@ def test_auto_evaluates_a_game_too_large_to_ground_once_top_down() -> None:
                           "auto", False, SMALL_BOUNDS, description=description)
     assert built.backend == "topdown" and built.network is None
     assert "more than 20,000" in built.note
-    assert "top-down evaluation answered the first step in" in built.note
+    assert "relations tabled) answered the first step in" in built.note
     machine = built.machine
     info = machine.info(machine.init_bits)
     assert not info.terminal and info.goals == ((0,),)
@@ -105,6 +119,20 @@ def test_a_position_over_the_time_bound_is_refused_and_the_game_keeps_answering(
     assert caught.value.bound == "time"
     _, following, info = machine.transition(machine.init_bits, (stay,))
     assert info.terminal and machine.fluent_texts[following.bit_length() - 1] == "(at 1)"
+    machine.close()
+
+
+def test_a_relation_derived_exponentially_often_is_answered_tabled() -> None:
+    """Where resolution without tabling derives one atom exponentially often (a chain of
+    relations each defined twice), the load's trial walk keeps the copy of the rules with
+    every relation tabled, which answers that state at once."""
+    machine = _topdown_machine(CHAIN, seconds=20.0)
+    assert machine.tabled
+    start = time.perf_counter()
+    dive = machine.move_texts.index("dive")
+    _, _, info = machine.transition(machine.init_bits, (dive,))
+    assert time.perf_counter() - start < 1
+    assert not info.terminal and [machine.move_texts[m] for m in info.legal[0]] == ["stay"]
     machine.close()
 
 

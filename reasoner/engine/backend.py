@@ -266,7 +266,9 @@ def _by_position(translation: Translation, superset: Superset, roles: Sequence[s
                 topdown.close()
             note += f"; top-down evaluation refused the game ({error}), so clingo grounds them"
         else:
-            note += f"; top-down evaluation answered the first step in {seconds * 1e3:.0f} ms"
+            tabled = "every relation" if topdown.tabled else "recursive relations"
+            note += (f"; top-down evaluation ({tabled} tabled) answered the first step in "
+                     f"{seconds * 1e3:.0f} ms")
             return BuiltMachine(topdown, Backend.TOPDOWN, note, network_ms)
     else:
         note += "; SWI-Prolog is not installed, so clingo grounds them"

@@ -43,6 +43,7 @@ from reasoner.gdl.syntax import (
 __all__ = [
     "GAME_PREFIX",
     "RELAXED_PREFIX",
+    "game_clauses",
     "ground_term",
     "prolog_program",
     "quote_atom",
@@ -258,7 +259,8 @@ class _Program:
     and ``next``, ``does`` from ``legal``) and is tabled throughout.
     """
 
-    def __init__(self, prefix: str, relaxed: bool, rules: list[FlatRule]) -> None:
+    def __init__(self, prefix: str, relaxed: bool, rules: list[FlatRule],
+                 table_all: bool = False) -> None:
         if relaxed:
             rules = rules + _FEEDBACK
         self.prefix = prefix
@@ -280,8 +282,8 @@ class _Program:
             sizes[number] = sizes.get(number, 0) + 1
         # The relaxed program is tabled throughout: its relations are read over and over
         # while the fixpoint grows, and most of them depend on true.
-        self.tabled = {sig for sig in self.defined
-                       if relaxed or sizes[self.component[sig]] > 1 or sig in graph[sig]}
+        self.tabled = {sig for sig in self.defined if relaxed or table_all
+                       or sizes[self.component[sig]] > 1 or sig in graph[sig]}
 
     def _literal(self, head: Signature, flat: Flat, variables: _Variables) -> str | None:
         if isinstance(flat, Atom):
@@ -472,6 +474,17 @@ ref_relaxed_atom([txt(Key), Atom]) :-
     Goal =.. [_|Args],
     (   Args == [] -> Atom = Name ; compound_name_arguments(Atom, Name, Args) ).
 """
+
+
+def game_clauses(description: GameDescription, prefix: str, *, table_all: bool) -> list[str]:
+    """The game's clauses and declarations alone, each relation ``name/arity`` as the
+    predicate ``prefix + name``; with ``table_all``, every relation is tabled (a relation
+    asked for again within a query is then looked up, not derived again).
+
+    Raises:
+        ReferenceFailure: a rule defines ``true`` or ``does``.
+    """
+    return _Program(prefix, False, _flat_rules(description), table_all).text()
 
 
 def prolog_program(description: GameDescription) -> str:

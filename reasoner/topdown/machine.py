@@ -13,17 +13,19 @@ the clingo backends (``crosscheck --backends``), not against the reference.
 
 from __future__ import annotations
 
+import random
 import shutil
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 from reasoner.engine.state_cache import StateCache
 from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
+from reasoner.engine.walk import MachineStepper, Simulation, pick_joint, simulate_sequentially
 from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.reference.solver import ReferenceSolver
-from reasoner.topdown.protocol import protocol_program
+from reasoner.topdown.protocol import PLAIN, TABLED, protocol_program
 
 __all__ = ["TOPDOWN_SECONDS", "TopdownMachine", "topdown_available"]
 
@@ -31,6 +33,11 @@ __all__ = ["TOPDOWN_SECONDS", "TopdownMachine", "topdown_available"]
 TOPDOWN_SECONDS = 20.0
 # How much longer the parent waits for the child's own refusal before it replaces the child.
 _GRACE_SECONDS = 5.0
+# The walk both copies of the rules play at load to choose between them: this many steps,
+# the untabled copy given this many times the tabled one's time (at least the floor).
+_TRIAL_STEPS = 4
+_TRIAL_FACTOR = 2.0
+_TRIAL_FLOOR = 0.05
 
 
 def topdown_available(swipl: str = "swipl") -> bool:
@@ -48,7 +55,8 @@ class TopdownMachine:
     def __init__(self, description: GameDescription, roles: Sequence[str],
                  fluent_texts: Sequence[str], move_texts: Sequence[str],
                  move_role: Sequence[int], *, seconds: float = TOPDOWN_SECONDS) -> None:
-        """Start the child and ask for the initial state.
+        """Start the child, ask for the initial state and choose the copy of the rules that
+        serves (see :meth:`_choose`).
 
         Raises:
             ReferenceFailure: SWI-Prolog is missing or does not load the game.
@@ -58,17 +66,19 @@ class TopdownMachine:
         self.fluent_texts = tuple(fluent_texts)
         self.move_texts = tuple(move_texts)
         self.move_role = tuple(move_role)
+        self.seconds = seconds  # each query's bound
         self._description = description
-        self._seconds = seconds
-        self._program = protocol_program(self.roles, self.fluent_texts,
+        self._program = protocol_program(description, self.roles, self.fluent_texts,
                                          list(zip(self.move_role, self.move_texts,
-                                                  strict=True)), seconds)
+                                                  strict=True)))
         self._lock = threading.Lock()
         self._cache = StateCache()
         self._solver: ReferenceSolver | None = None
+        self.tabled = True  # every relation tabled, or only the recursive ones
         self.init_bits = 0
-        for index in self._ask("td_init", "the initial state")[0].split():
+        for index in self._ask("init", "the initial state")[0].split():
             self.init_bits |= 1 << int(index)
+        self._choose()
 
     # -- queries -------------------------------------------------------------------------
 
@@ -77,7 +87,7 @@ class TopdownMachine:
         cached = self._cache.get(bits)
         if cached is not None:
             return cached
-        info = self._decode(self._ask(f"td_info({self._ids(bits)})", "a state's answers"))
+        info = self._decode(self._ask(f"info({self._ids(bits)})", "a state's answers"))
         self._cache.put(bits, info)
         return info
 
@@ -86,8 +96,7 @@ class TopdownMachine:
         """The state's own info (with ``current``), its successor under ``joint`` (one
         move id per role) and the successor's info."""
         info = self.info(bits) if current else None
-        moves = ",".join(str(move) for move in joint)
-        fields = self._ask(f"td_step({self._ids(bits)},[{moves}])", "the next state")
+        fields = self._ask(self._step(bits, joint), "the next state")
         following = 0
         for index in fields[0].split():
             following |= 1 << int(index)
@@ -110,6 +119,42 @@ class TopdownMachine:
             solver.close()
 
     # -- internals -----------------------------------------------------------------------
+
+    def _choose(self) -> None:
+        """Play a few seeded random steps from the initial state on both copies of the rules
+        and keep the sooner: the tabled one first (it is never exponential), then the
+        plain one within twice its time; the walk ends early at a terminal state or at a
+        step past the bound, which is then refused when it is asked for."""
+        rng = random.Random(0)
+        bits, info = self.init_bits, self.info(self.init_bits)
+        walk: list[tuple[int, tuple[int, ...]]] = []
+        while len(walk) < _TRIAL_STEPS and not info.terminal and all(info.legal):
+            joint = pick_joint(rng, info.legal)
+            try:
+                _, following, info = self.transition(bits, joint, current=False)
+            except ResourceLimitError:  # a step past the bound: the game decides later
+                break
+            walk.append((bits, joint))
+            bits = following
+        if not walk:
+            return
+        start = time.perf_counter()
+        for bits, joint in walk:
+            self._ask(self._step(bits, joint), "the next state", TABLED)
+        tabled = time.perf_counter() - start
+        bound = max(_TRIAL_FLOOR, _TRIAL_FACTOR * tabled)
+        start = time.perf_counter()
+        try:
+            for bits, joint in walk:
+                self._ask(self._step(bits, joint), "the next state", PLAIN, bound)
+                if time.perf_counter() - start > bound:
+                    return
+        except ResourceLimitError:
+            return
+        self.tabled = time.perf_counter() - start >= tabled
+
+    def _step(self, bits: int, joint: tuple[int, ...]) -> str:
+        return f"step({self._ids(bits)},[{','.join(str(move) for move in joint)}])"
 
     @staticmethod
     def _ids(bits: int) -> str:
@@ -138,18 +183,24 @@ class TopdownMachine:
         return StateInfo(tuple(tuple(sorted(x)) for x in legal), fields[1] == "1",
                          tuple(tuple(sorted(x)) for x in goals))
 
-    def _ask(self, request: str, what: str) -> list[str]:
+    def _ask(self, request: str, what: str, prefix: str | None = None,
+             seconds: float | None = None) -> list[str]:
+        """The reply to ``request`` over the copy of the rules ``prefix`` (default: the
+        chosen one) within ``seconds`` (default: :attr:`seconds`)."""
+        if prefix is None:
+            prefix = TABLED if self.tabled else PLAIN
+        bound = self.seconds if seconds is None else seconds
         with self._lock:
             if self._solver is None:
                 self._solver = ReferenceSolver(self._description, extra=self._program,
-                                               timeout=self._seconds + _GRACE_SECONDS)
+                                               timeout=self.seconds + _GRACE_SECONDS)
             solver = self._solver
             try:
-                return solver.ask(request, what)
+                return solver.ask(f"td({bound!r},'{prefix}',{request})", what)
             except ReferenceFailure as error:
-                if solver.pid is None:  # over the time bound, or the child died
+                if solver.pid is None:  # over the parent's bound, or the child died
                     self._solver = None
-                raise _refusal(error, what, self._seconds) from None
+                raise _refusal(error, what, bound) from None
 
     def __del__(self) -> None:
         solver = getattr(self, "_solver", None)

@@ -1,32 +1,41 @@
 """The id protocol of the top-down backend: Prolog text consulted after the reference's
 program (:func:`reasoner.reference.prolog.prolog_program`).
 
-The engine's tables become facts: ``td_fluent(Id, Fluent)`` and ``td_fid(Fluent, Id)`` for
-every fluent of the relaxed superset, ``td_move(Id, Role, Move)`` and ``td_mid(Move, Role,
-Id)`` for every move, ``td_role(Role, Number)`` for every role. Requests then carry only
-integers, and so do the answers:
+The game's rules come twice: the reference's clauses (``gdl:``, recursive relations tabled)
+and a copy with every relation tabled (``tab:``), which derives a relation asked for again
+within a query once (alexChess asks for its attacked squares over and over: 0.7 steps a
+second plain, 94 tabled; chess, which does not, runs 353 plain and 169 tabled). Tables live
+as long as the state: the driver drops them when the state changes.
 
-* ``td_init``: the initial state's fluent ids;
-* ``td_info(Fluents)``: the state's legal move ids, ``1`` or ``0`` for terminal, then one
-  role number and one goal value (GDL text) per goal that holds;
-* ``td_step(Fluents, Moves)``: the successor's fluent ids under the joint move, then the
-  successor's own answers as for ``td_info``.
+The engine's tables become facts: ``td_fluent(Id, Fluent)`` for every fluent of the relaxed
+superset, ``td_move(Id, Role, Move)`` for every move, ``td_role(Role, Number)`` for every
+role; the lookups back from terms to ids are keyed by term hash. Requests then carry only
+integers, and so do the answers. A request is ``td(Seconds, Prefix, Goal)``, answered over
+the copy ``Prefix`` within ``Seconds`` (else Prolog's ``Time limit exceeded`` error), where
+``Goal`` is:
 
-A request past the time bound is answered with Prolog's ``Time limit exceeded`` error.
+* ``init``: the initial state's fluent ids;
+* ``info(Fluents)``: the state's legal move ids, ``1`` or ``0`` for terminal, then one role
+  number and one goal value (GDL text) per goal that holds;
+* ``step(Fluents, Moves)``: the successor's fluent ids under the joint move, then the
+  successor's own answers as for ``info``.
 
 One request costs one line each way, where the reference's own protocol asks three times per
-step and sends every fluent as text. The game's rules are the reference's clauses, called
-as the reference calls them (recursive relations tabled, negation on a cycle well-founded
-and reported where an answer is undefined).
+step and sends every fluent as text. Negation on a cycle is well-founded in both copies, and
+an answer it leaves undefined is reported (the rules are not stratified).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reasoner.reference.prolog import quote_atom
+from reasoner.gdl.syntax import GameDescription
+from reasoner.reference.prolog import game_clauses, quote_atom
 
-__all__ = ["protocol_program"]
+__all__ = ["PLAIN", "TABLED", "protocol_program"]
+
+# The prefixes of the two copies of the rules.
+PLAIN, TABLED = "gdl:", "tab:"
 
 _DRIVER = r"""
 :- use_module(library(time)).
@@ -38,6 +47,42 @@ _DRIVER = r"""
 :- initialization(( forall(td_fluent(I, F), ( term_hash(F, H), assertz(td_fid(H, F, I)) )),
                     forall(td_move(I, R, M), ( term_hash(M, H), assertz(td_mid(H, M, R, I)) ))
                   )).
+
+% The tabled copy reads the state and the joint move the driver asserts.
+'tab:true'(F) :- 'gdl:true'(F).
+'tab:does'(R, M) :- 'gdl:does'(R, M).
+
+% A request: td(Seconds, Prefix, Goal), answered within Seconds (else Prolog's "Time limit
+% exceeded" error) over the copy of the rules named by Prefix.
+ref_answer(td(Seconds, Prefix, Request), Items) :-
+    call_with_time_limit(Seconds, td_answer(Request, Prefix, Items)).
+
+td_answer(init, P, [Text]) :-
+    ref_set([], []),
+    td_goal(P, init, [F], Init), ref_all(F, Init, Fluents),
+    td_ids(Fluents, Ids), td_text(Ids, Text).
+td_answer(info(Ids), P, Items) :-
+    td_terms(Ids, State),
+    ref_set(State, []),
+    td_info(P, Items).
+td_answer(step(Ids, Moves), P, [Text|Items]) :-
+    td_terms(Ids, State), td_joint(Moves, Joint),
+    ref_set(State, Joint),
+    td_goal(P, next, [F], Next), ref_all(F, Next, Fluents),
+    td_ids(Fluents, NextIds), td_text(NextIds, Text),
+    ref_set(Fluents, []),
+    td_info(P, Items).
+
+td_goal(Prefix, Name, Args, Goal) :-
+    atom_concat(Prefix, Name, Functor), Goal =.. [Functor|Args].
+
+td_info(P, [Legal, txt(Terminal)|Goals]) :-
+    td_goal(P, legal, [R, M], LegalGoal), ref_all(R-M, LegalGoal, Pairs),
+    td_move_ids(Pairs, Ids), td_text(Ids, Legal),
+    td_goal(P, terminal, [], TerminalGoal), ref_all(x, TerminalGoal, Found),
+    ( Found == [] -> Terminal = 0 ; Terminal = 1 ),
+    td_goal(P, goal, [R2, V], GoalGoal), ref_all(R2-V, GoalGoal, GoalPairs),
+    td_goal_items(GoalPairs, Goals).
 
 td_terms([], []).
 td_terms([I|Is], [F|Fs]) :-
@@ -79,38 +124,6 @@ td_goal_items([R-V|Pairs], Items) :-
     td_goal_items(Pairs, Rest).
 
 td_text(Ids, txt(Text)) :- atomic_list_concat(Ids, ' ', Text).
-
-td_info([Legal, txt(Terminal)|Goals]) :-
-    ref_all(R-M, 'gdl:legal'(R, M), Pairs),
-    td_move_ids(Pairs, Ids), td_text(Ids, Legal),
-    ref_all(x, 'gdl:terminal', Found),
-    ( Found == [] -> Terminal = 0 ; Terminal = 1 ),
-    ref_all(R2-V, 'gdl:goal'(R2, V), GoalPairs),
-    td_goal_items(GoalPairs, Goals).
-
-% Every request runs under the time bound here too, so that a child whose parent is gone
-% never computes for longer.
-ref_answer(td_init, Items) :- td_bounded(td_init(Items)).
-ref_answer(td_info(Ids), Items) :- td_bounded(td_info(Ids, Items)).
-ref_answer(td_step(Ids, Moves), Items) :- td_bounded(td_step(Ids, Moves, Items)).
-
-td_bounded(Goal) :- td_seconds(Seconds), call_with_time_limit(Seconds, Goal).
-
-td_init([Text]) :-
-    ref_set([], []),
-    ref_all(F, 'gdl:init'(F), Fluents),
-    td_ids(Fluents, Ids), td_text(Ids, Text).
-td_info(Ids, Items) :-
-    td_terms(Ids, State),
-    ref_set(State, []),
-    td_info(Items).
-td_step(Ids, Moves, [Text|Items]) :-
-    td_terms(Ids, State), td_joint(Moves, Joint),
-    ref_set(State, Joint),
-    ref_all(F, 'gdl:next'(F), Fluents),
-    td_ids(Fluents, Next), td_text(Next, Text),
-    ref_set(Fluents, []),
-    td_info(Items).
 """
 
 
@@ -142,13 +155,19 @@ def _prolog(text: str) -> str:
     return "".join(out)
 
 
-def protocol_program(roles: Sequence[str], fluents: Sequence[str],
-                     moves: Sequence[tuple[int, str]], seconds: float) -> str:
-    """The tables and request clauses for a game whose fluent ``i`` is ``fluents[i]`` and
-    whose move ``j`` is ``moves[j]`` (role number, move text), all texts as the engine prints
-    them; a request running past ``seconds`` is answered with an error."""
-    lines = ["", "% The engine's tables (reasoner.topdown).", f"td_seconds({seconds!r}).",
-             ":- dynamic(td_fluent/2).", ":- dynamic(td_move/3).", ":- dynamic(td_role/2)."]
+def protocol_program(description: GameDescription, roles: Sequence[str],
+                     fluents: Sequence[str], moves: Sequence[tuple[int, str]]) -> str:
+    """The tabled copy of the rules, the tables and the request clauses, for a game whose
+    fluent ``i`` is ``fluents[i]`` and whose move ``j`` is ``moves[j]`` (role number, move
+    text), all texts as the engine prints them.
+
+    Raises:
+        ReferenceFailure: a rule defines ``true`` or ``does``.
+    """
+    lines = ["", "% The game, every relation tabled (reasoner.topdown)."]
+    lines += game_clauses(description, TABLED, table_all=True)
+    lines += ["", "% The engine's tables.",
+              ":- dynamic(td_fluent/2).", ":- dynamic(td_move/3).", ":- dynamic(td_role/2)."]
     quoted_roles = [quote_atom(role) for role in roles]
     lines += [f"td_role({role},{number})." for number, role in enumerate(quoted_roles)]
     terms = [_prolog(text) for text in fluents]
