@@ -176,16 +176,17 @@ def test_bench_json_prints_one_object_per_game() -> None:
 
 def test_bench_measures_every_backend_in_one_run() -> None:
     """By default ``bench --json`` reports every backend of a game in one run: clingo, the
-    network one state at a time, in batches of 64 and 1024, position by position, the
-    reference, Simulate over gRPC beside the same playouts in process, and the network's
-    size."""
+    network one state at a time, in batches of 64 and 1024, position by position (clingo
+    and top-down), the reference, Simulate over gRPC beside the same playouts in process,
+    and the network's size."""
     result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2",
                      "games/tictactoe.kif")
     assert result.returncode == 0, result.stderr
     records = {record["backend"]: record
                for record in map(json.loads, result.stdout.splitlines())}
     assert set(records) == {"clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
-                            "position", "reference", "propnet-size", "grpc-simulate-propnet"}
+                            "position", "topdown", "reference", "propnet-size",
+                            "grpc-simulate-propnet"}
     assert all(records[b]["updates_per_sec"] > 0 for b in records if b != "propnet-size")
     size = records["propnet-size"]
     assert (size["propositions"], size["gates"], size["edges"]) == (114, 176, 409)

@@ -197,7 +197,7 @@ def test_a_network_over_its_bounds_is_refused_and_auto_keeps_clingo() -> None:
 
 def test_unknown_backend_is_refused() -> None:
     """A backend name that does not exist is a ValueError naming the choices."""
-    with pytest.raises(ValueError, match="clingo, propnet, position, auto"):
+    with pytest.raises(ValueError, match="clingo, propnet, position, topdown, auto"):
         Game.from_file(GAMES / "nim.kif", backend="fast")
 
 
@@ -217,7 +217,7 @@ def test_service_loads_on_the_backend_asked_for() -> None:
         message = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.LoadGame,
                                pb.LoadGameRequest(gdl=text,
                                                   options=pb.LoadOptions(backend="gpu")))
-        assert "clingo, propnet, position, auto" in message
+        assert "clingo, propnet, position, topdown, auto" in message
         for backend in ("clingo", "propnet"):
             response = srv.stub.Simulate(pb.SimulateRequest(
                 game_id=infos[backend].game_id, playouts=100, seed=1))
