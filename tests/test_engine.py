@@ -344,5 +344,6 @@ def test_bounds_and_backends_are_named_by_enums() -> None:
     assert pickle.loads(pickle.dumps(error)).bound is Bound.TIME
     game = Game.from_gdl(COUNTER, backend="clingo")
     assert game.backend is Backend.CLINGO and f"{game.backend}" == "clingo"
-    with pytest.raises(ValueError, match="the backends are clingo, propnet, position, topdown, auto"):
+    with pytest.raises(ValueError,
+                       match="the backends are clingo, propnet, position, topdown, auto"):
         Game.from_gdl(COUNTER, backend="prolog")
