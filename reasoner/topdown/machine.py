@@ -122,9 +122,9 @@ class TopdownMachine:
 
     def _choose(self) -> None:
         """Play a few seeded random steps from the initial state on both copies of the rules
-        and keep the sooner: the tabled one first (it is never exponential), then the
-        plain one within twice its time; the walk ends early at a terminal state or at a
-        step past the bound, which is then refused when it is asked for."""
+        and keep the sooner: the tabled one first (it derives no atom twice within a
+        query), then the plain one within twice its time; the walk ends early at a
+        terminal state or at a step past the bound, which is then refused when asked for."""
         rng = random.Random(0)
         bits, info = self.init_bits, self.info(self.init_bits)
         walk: list[tuple[int, tuple[int, ...]]] = []
