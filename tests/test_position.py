@@ -139,9 +139,9 @@ def test_negation_through_recursion_is_not_introduced() -> None:
 @pytest.mark.corpus
 @pytest.mark.slow
 def test_chess_loads_and_plays_position_by_position(corpus: Path) -> None:
-    """GGP chess, whose program does not ground once, loads under auto on the position
-    backend and plays legal moves from its initial position."""
-    game = Game.from_file(corpus / "ggp-repository" / "chess.kif")
+    """GGP chess, whose program does not ground once, loads on the position backend
+    (clingo grounding each position) and plays legal moves from its initial position."""
+    game = Game.from_file(corpus / "ggp-repository" / "chess.kif", backend="position")
     assert game.backend is Backend.POSITION
     assert len(game.legal_moves(game.initial_state, "white")) == 20
     run = game.simulate(game.initial_state, playouts=1, seed=1, max_steps=10)
