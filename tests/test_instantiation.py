@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import reasoner.instantiate.ground_game as ground_game
 from reasoner import Game
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.gdl.parser import parse_game
@@ -48,6 +49,30 @@ def test_instantiated_corpus_game_plays_like_the_source(corpus: Path, name: str)
     text = (corpus / name).read_text(encoding="utf-8", errors="replace")
     _same_play(Game.from_gdl(text), Game.from_gdl(instantiate(text).gdl()), seed=1,
                playouts=3)
+
+
+@pytest.mark.parametrize("name", ["breakthrough.kif", "connectfour.kif", "minichess.kif"])
+def test_a_whole_program_too_large_is_instantiated_narrow(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the whole program grounds past its bound, the narrow program (wide bodies split
+    into auxiliary relations) is instantiated instead: still variable-free, it plays like
+    the source, and its statistics and header say which program it is."""
+    monkeypatch.setattr(ground_game, "WHOLE_RULES", 50)
+    text = (ROOT / "games" / name).read_text()
+    found = instantiate(text)
+    assert found.statistics.program == "narrow"
+    gdl = found.gdl(name)
+    assert "_part" in gdl and "wide rule bodies were split" in gdl
+    assert not any(_has_variables(rule) for rule in parse_game(gdl).rules)
+    _same_play(Game.from_gdl(text), Game.from_gdl(gdl), seed=5, playouts=3)
+
+
+def test_a_whole_program_within_its_bound_is_instantiated_whole() -> None:
+    """A game whose whole program grounds within the bound is instantiated from its own
+    rules, with no auxiliary relations of a split."""
+    found = instantiate((ROOT / "games" / "connectfour.kif").read_text())
+    assert found.statistics.program == "whole"
+    assert "_part" not in found.gdl()
 
 
 def test_statistics_count_rules_and_facts() -> None:

@@ -46,13 +46,17 @@ class GroundProgram:
 
 
 def ground_program(translation: Translation, superset: Superset,
-                   roles: Sequence[str]) -> GroundProgram:
-    """Ground the game program over the superset and return its rules as GDL."""
+                   roles: Sequence[str], *, max_rules: int | None = None) -> GroundProgram:
+    """Ground the game program over the superset and return its rules as GDL.
+
+    Raises:
+        GroundingStopped: the ground program grew past ``max_rules`` rules.
+    """
     start = time.perf_counter()
     externals = [f"#external true({f})." for f in superset.fluents]
     externals += [f"#external does({r},{m})." for r, m in superset.moves]
     ground = ground_rules(translation.game_program + "\n".join(externals) + "\n",
-                            names=True)
+                          max_rules=max_rules, names=True)
 
     texts: dict[int, str] = {}
     terms: dict[Symbol, str] = {}  # argument terms repeat across atoms: convert once

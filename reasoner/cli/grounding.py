@@ -176,8 +176,8 @@ def _ground(args: argparse.Namespace) -> int:
         s = statistics
         extra = f", {gddl.multi_actions} multi-actions" if gddl is not None else ""
         print(f"{args.game}: {s.fluents} fluents, {s.moves} moves, {s.rules} rules, "
-              f"{s.facts} facts{extra}; {s.seconds * 1e3:.1f} ms, peak memory "
-              f"{s.peak_memory_mb:.0f} MiB", file=sys.stderr)
+              f"{s.facts} facts{extra} ({s.program} program); {s.seconds * 1e3:.1f} ms, "
+              f"peak memory {s.peak_memory_mb:.0f} MiB", file=sys.stderr)
     return EXIT_OK
 
 

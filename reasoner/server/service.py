@@ -296,7 +296,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         response = pb.InstantiateResponse(
             gdl=found.gdl(), statistics=pb.InstantiationStatistics(
                 fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
-                elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb))
+                elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb,
+                program=s.program))
         if gddl is not None:
             response.gddl.CopyFrom(pb.GddlFiles(
                 domain=gddl.domain, problem=gddl.problem, partition=gddl.partition,

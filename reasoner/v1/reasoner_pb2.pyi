@@ -438,20 +438,22 @@ class GddlFiles(_message.Message):
     def __init__(self, domain: _Optional[str] = ..., problem: _Optional[str] = ..., partition: _Optional[str] = ..., multi_actions: _Optional[int] = ..., names: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class InstantiationStatistics(_message.Message):
-    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb")
+    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb", "program")
     FLUENTS_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     FACTS_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     PEAK_MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
+    PROGRAM_FIELD_NUMBER: _ClassVar[int]
     fluents: int
     moves: int
     rules: int
     facts: int
     elapsed_ms: float
     peak_memory_mb: float
-    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ...) -> None: ...
+    program: str
+    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ..., program: _Optional[str] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("game_id", "role", "heuristic", "parameters", "states", "plan", "previous")
