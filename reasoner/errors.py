@@ -14,6 +14,7 @@ Errors pickle with their fields (they cross process boundaries in
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import ClassVar
 
@@ -33,7 +34,30 @@ __all__ = [
     "ResourceLimitError",
     "UnknownGameError",
     "UnsupportedGdlError",
+    "shortened",
 ]
+
+# A message quotes at most this many characters of any one word of user text, and is at
+# most MESSAGE characters in all: a symbol may be a megabyte long, and a gRPC status carries
+# its message in metadata of a few KiB.
+WORD = 120
+MESSAGE = 2000
+_LONG_WORD = re.compile(r"\S{" + str(WORD + 1) + ",}")
+
+
+def _cut_word(match: re.Match[str]) -> str:
+    word = match.group()
+    return f"{word[:WORD - 24]} ...({len(word):,} characters)"
+
+
+def shortened(message: str) -> str:
+    """``message`` with every word over :data:`WORD` characters and the whole over
+    :data:`MESSAGE` characters cut, saying how long they were (shortening twice changes
+    nothing more)."""
+    message = _LONG_WORD.sub(_cut_word, message)
+    if len(message) > MESSAGE:
+        message = f"{message[:MESSAGE - 40]} ...({len(message):,} characters in all)"
+    return message
 
 
 class ReasonerError(ValueError):
@@ -41,6 +65,9 @@ class ReasonerError(ValueError):
 
     # The structured fields of the class (constructor keywords and attributes).
     fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(shortened(message))
 
     @property
     def text(self) -> str:
@@ -54,7 +81,7 @@ class GdlError(ReasonerError):
     fields = ("line", "column")
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
-        self.message = message
+        self.message = message = shortened(message)
         self.line = line
         self.column = column
         where = f"line {line}, column {column}: " if line is not None else ""

@@ -41,6 +41,8 @@ _INTEGER = re.compile(r"-?(0|[1-9][0-9]*)\Z")
 _ASP_RESERVED = frozenset({"not"})
 # clingo numbers are 32-bit signed integers.
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+# No longer name can be one of them (and Python refuses to read one of over 4,300 digits).
+_INT_CHARACTERS = len(str(_INT_MIN))
 
 
 def is_plain_identifier(name: str) -> bool:
@@ -50,7 +52,7 @@ def is_plain_identifier(name: str) -> bool:
 
 def canonical_integer(name: str) -> int | None:
     """The integer a name denotes if it is written canonically, else None."""
-    if _INTEGER.match(name) is None or name == "-0":
+    if len(name) > _INT_CHARACTERS or _INTEGER.match(name) is None or name == "-0":
         return None
     value = int(name)
     return value if _INT_MIN <= value <= _INT_MAX else None

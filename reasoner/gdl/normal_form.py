@@ -9,10 +9,17 @@ original was (a helper predicate for the disjunction would not: ``(or (distinct 
 from __future__ import annotations
 
 from itertools import product
+from math import prod
 
+from reasoner.errors import ResourceLimitError
 from reasoner.gdl.syntax import Atom, Distinct, Literal, Not, Or, Rule
 
-__all__ = ["FlatLiteral", "body_dnf", "flat_rules"]
+__all__ = ["MAX_ALTERNATIVES", "FlatLiteral", "alternatives", "body_dnf", "flat_rules"]
+
+# A rule whose body expands into more flat rules than this is refused before it is
+# expanded: sixteen two-way ors in one body make 65,536 rules, each translated and ground.
+# The corpus's largest is 12, in merrills (a corpus test keeps watch).
+MAX_ALTERNATIVES = 4096
 
 # After normalisation: Atom, Not(Atom), Distinct, Not(Distinct).
 FlatLiteral = Atom | Not | Distinct
@@ -41,6 +48,20 @@ def _conjunction_dnf(
     return [[lit for conj in combo for lit in conj] for combo in product(*parts)]
 
 
+def _literal_count(literal: Literal, negated: bool) -> int:
+    if isinstance(literal, Not):
+        return _literal_count(literal.literal, not negated)
+    if isinstance(literal, Or):
+        counts = [_literal_count(disjunct, negated) for disjunct in literal.disjuncts]
+        return prod(counts) if negated else sum(counts)
+    return 1
+
+
+def alternatives(body: tuple[Literal, ...]) -> int:
+    """How many flat conjunctions the body's DNF has, counted without expanding it."""
+    return prod(_literal_count(literal, False) for literal in body)
+
+
 def body_dnf(body: tuple[Literal, ...]) -> list[tuple[FlatLiteral, ...]]:
     """The body as a list of alternative flat conjunctions (one for a body without ``or``)."""
     if not any(isinstance(lit, Or | Not) for lit in body):
@@ -49,8 +70,21 @@ def body_dnf(body: tuple[Literal, ...]) -> list[tuple[FlatLiteral, ...]]:
 
 
 def flat_rules(rule: Rule) -> list[Rule]:
-    """The rule split into one rule per disjunct of its body's DNF."""
-    alternatives = body_dnf(rule.body)
-    if len(alternatives) == 1 and alternatives[0] is rule.body:
+    """The rule split into one rule per disjunct of its body's DNF.
+
+    Raises:
+        ResourceLimitError: the DNF has more than :data:`MAX_ALTERNATIVES` conjunctions.
+    """
+    if any(isinstance(lit, Or | Not) for lit in rule.body):
+        count = alternatives(rule.body)
+        if count > MAX_ALTERNATIVES:
+            name = f"{rule.head.name}/{len(rule.head.args)}"
+            where = f"line {rule.pos.line}, column {rule.pos.column}: " if rule.pos.line else ""
+            shown = f"{count:,}" if count < 10**12 else f"about 10^{len(str(count)) - 1}"
+            raise ResourceLimitError(
+                f"{where}the body of this rule of {name} expands into {shown} rules, one "
+                f"per choice in its ors (at most {MAX_ALTERNATIVES:,})", "size", name)
+    found = body_dnf(rule.body)
+    if len(found) == 1 and found[0] is rule.body:
         return [rule]
-    return [Rule(rule.head, conj, rule.pos) for conj in alternatives]
+    return [Rule(rule.head, conj, rule.pos) for conj in found]

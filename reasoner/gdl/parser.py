@@ -68,6 +68,9 @@ _NOT_A_TERM = frozenset({"<="})
 _DECLARATIONS = {"base": 0, "input": 1}
 # Deeper nesting is refused with a clear error; the recursion limit below covers it.
 MAX_DEPTH = 1024
+# Longer names are refused: no real game comes near, and every later stage copies a name
+# wherever it occurs (a 1 MB name in a few rules held gigabytes in the translation).
+MAX_NAME = 4096
 _RECURSION_LIMIT = 20 * MAX_DEPTH
 if sys.getrecursionlimit() < _RECURSION_LIMIT:
     # Terms are processed recursively (parse, print, translate); a term MAX_DEPTH deep needs
@@ -79,6 +82,9 @@ if sys.getrecursionlimit() < _RECURSION_LIMIT:
 # up to a delimiter). Whitespace between tokens is never matched.
 _TOKEN = re.compile(r";[^\r\n]*|[()]|[^ \t\n\r\f\v();]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
+# Halves of UTF-16 surrogate pairs are no characters: Python strings can hold them (from a
+# decoder's surrogateescape, say), UTF-8 cannot, and clingo reads UTF-8.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _SEES = re.compile(r"[(\s]sees[\s)]", re.IGNORECASE)
 
@@ -116,6 +122,11 @@ def _read_sexprs(text: str) -> list[_SExpr]:
         line, column = _Lines(text).position(control.start())
         raise GdlSyntaxError(f"control character U+{ord(control.group()):04X} in the text",
                              line, column)
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:
+        line, column = _Lines(text).position(surrogate.start())
+        raise GdlSyntaxError(f"U+{ord(surrogate.group()):04X} is half of a UTF-16 surrogate "
+                             "pair, not a character", line, column)
     starts = _Lines(text).starts
     count = len(starts)
     line = 1  # starts[line - 1] <= offset < starts[line]: tokens come in text order
@@ -145,6 +156,9 @@ def _read_sexprs(text: str) -> list[_SExpr]:
             items = stack[-1][1] if stack else top
             items.append(_List(tuple(done), start))
         else:
+            if len(token) > MAX_NAME:
+                raise GdlSyntaxError(f"a name of {len(token):,} characters (at most "
+                                     f"{MAX_NAME:,}): {token[:40]}...", pos.line, pos.column)
             items.append(_Token(token, pos))
     if stack:
         start = stack[-1][0]

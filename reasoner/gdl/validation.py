@@ -27,6 +27,7 @@ GDL-II are refused either way.
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -65,6 +66,8 @@ _ARITIES = {
 }  # fmt: skip
 # Connectives, which a term may use as names only when not validating strictly.
 _CONNECTIVES = frozenset({"not", "or", "distinct"})
+# A goal value as written: ASCII digits, no leading zero, at most 100 (checked after).
+_GOAL_VALUE = re.compile(r"0|[1-9][0-9]{0,2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +197,7 @@ def _check_goal_value(rule: Rule) -> None:
     if isinstance(value, Function):
         raise _error(rule, "a goal value must be an integer between 0 and 100")
     if isinstance(value, Constant) and not (
-        value.name.isdigit() and str(int(value.name)) == value.name and int(value.name) <= 100
+        _GOAL_VALUE.fullmatch(value.name) and int(value.name) <= 100
     ):
         raise _error(rule, f"goal value '{value.name}' is not an integer between 0 and 100")
 

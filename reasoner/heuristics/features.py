@@ -195,7 +195,9 @@ def _rule_goal_values(game: Game) -> dict[str, set[int]]:
 
 
 def _integer(text: str) -> int | None:
-    return int(text) if re.fullmatch(r"\d+", text) else None
+    # ASCII digits only (str.isdigit and \d admit others that int reads differently or not
+    # at all), and few enough for int to read: a goal value is at most 100 anyway.
+    return int(text) if re.fullmatch(r"[0-9]{1,12}", text) else None
 
 
 # -- building the features -------------------------------------------------------------------

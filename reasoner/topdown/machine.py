@@ -14,6 +14,7 @@ the clingo backends (``crosscheck --backends``), not against the reference.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import threading
 import time
@@ -175,7 +176,7 @@ class TopdownMachine:
             legal[self.move_role[move]].append(move)
         for number, value in zip(fields[2::2], fields[3::2], strict=True):
             role = int(number)
-            if not (value.isdigit() and 0 <= int(value) <= 100):
+            if not (re.fullmatch(r"[0-9]{1,3}", value) and int(value) <= 100):
                 raise GdlValidationError(
                     f"goal value {value} of role {self.roles[role]} is not an integer in "
                     "0..100")
