@@ -8,10 +8,14 @@ as themselves; running out of either bound becomes :class:`ResourceLimitError` n
 
 from __future__ import annotations
 
+import fcntl
+import math
 import multiprocessing
 import os
 import pickle
 import resource
+import signal
+import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,9 +40,35 @@ class Limits:
     start_method: str = "fork"
 
 
-def _child(connection: Connection, memory_mb: int, func: Callable[..., Any],
+# CPU seconds a child may use beyond its wall-clock bound before the kernel stops it: the
+# parent kills it at the bound, so this only ends a child whose parent is gone.
+_CPU_MARGIN = 10
+
+
+def _die_with_parent(alive: Connection, seconds: float) -> None:
+    """Make this child end as soon as the process waiting for its answer does, even in the
+    middle of a grounding that holds the interpreter: ``alive`` is the read end of a pipe
+    only that process writes to, and when it exits the kernel signals the end of the pipe
+    with SIGIO, whose default action ends this process. The CPU-time limit stops it in any
+    case. (A ``kill -9`` of a server must not leave a child growing for minutes.)"""
+    if math.isfinite(seconds):
+        cpu = math.ceil(seconds) + _CPU_MARGIN
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    if sys.platform.startswith("linux"):
+        signal.signal(signal.SIGIO, signal.SIG_DFL)
+        fd = alive.fileno()
+        fcntl.fcntl(fd, fcntl.F_SETOWN, os.getpid())
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
+    if alive.poll(0):  # the parent was gone before the signal was asked for
+        os._exit(1)
+
+
+def _child(connection: Connection, alive: Connection, alive_there: Connection,
+           memory_mb: int, seconds: float, func: Callable[..., Any],
            args: tuple[Any, ...]) -> None:
     try:
+        alive_there.close()  # the copy of the parent's end that a fork or a pickle made
+        _die_with_parent(alive, seconds)
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         outcome: tuple[str, Any] = ("ok", func(*args))
@@ -78,10 +108,13 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
         # `if __name__ == "__main__"` guard must not be run again in the fork server.
         context.set_forkserver_preload(["reasoner.engine.game", "reasoner.server.registry"])
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(sender, limits.memory_mb, func, args),
-                              daemon=True)
+    alive, alive_here = context.Pipe(duplex=False)  # this process alone writes to it
+    process = context.Process(target=_child, args=(sender, alive, alive_here,
+                                                   limits.memory_mb, limits.seconds, func,
+                                                   args), daemon=True)
     process.start()
     sender.close()
+    alive.close()
     try:
         if not receiver.poll(limits.seconds):
             raise ResourceLimitError(
@@ -111,6 +144,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
             process.kill()
         process.join()
         receiver.close()
+        alive_here.close()
     if kind == "ok":
         return value  # type: ignore[no-any-return]
     if kind == "error":

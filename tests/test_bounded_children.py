@@ -1,0 +1,76 @@
+"""Bounded work runs in a child process that never outlives the process waiting for it
+(issue 15): a ``kill -9`` of a server must not leave a grounding child growing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from reasoner.engine.limits import Limits, run_bounded
+from tests.conftest import ROOT
+
+# A program that runs work forever under run_bounded and writes the child's pid to a file.
+OWNER = """
+import os, sys, time
+from pathlib import Path
+from reasoner.engine.limits import Limits, run_bounded
+
+def spin(path):
+    Path(path).write_text(str(os.getpid()))
+    while True:
+        sum(range(100_000))
+
+if __name__ == "__main__":
+    run_bounded(spin, (sys.argv[2],), Limits(seconds=600, memory_mb=1024,
+                                             start_method=sys.argv[1]))
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("start_method", ["fork", "forkserver"])
+def test_a_bounded_child_dies_with_its_owner(tmp_path: Path, start_method: str) -> None:
+    """When the process that waits for bounded work is killed with SIGKILL (no cleanup of
+    its own runs), the child doing the work ends within seconds, by either start method."""
+    script, pid_file = tmp_path / "owner.py", tmp_path / "child.pid"
+    script.write_text(OWNER)
+    owner = subprocess.Popen([sys.executable, str(script), start_method, str(pid_file)],
+                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = 0
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the child never started"
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        assert _alive(child)
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+        deadline = time.monotonic() + 10
+        while _alive(child):
+            assert time.monotonic() < deadline, "the child outlived its owner by 10 s"
+            time.sleep(0.05)
+    finally:
+        owner.kill()
+        owner.wait()
+        if child and _alive(child):  # a failed test leaves no spinning orphan behind
+            os.kill(child, signal.SIGKILL)
+
+
+def test_bounded_work_still_answers() -> None:
+    """The child's watch on its owner does not disturb an ordinary answer."""
+    assert run_bounded(sum, ([1, 2, 3],), Limits(seconds=30, memory_mb=512)) == 6
