@@ -315,6 +315,31 @@ def test_playouts_out_of_range_is_invalid_argument(srv: Server, ttt: pb.GameInfo
     assert details == f"playouts must be between 1 and 1000000, got {playouts}"
 
 
+def test_max_steps_past_the_server_s_cap_is_resource_exhausted(srv: Server,
+                                                               ttt: pb.GameInfo) -> None:
+    """max_steps over 100,000 is refused before any playout, naming the cap: a game that
+    never ends would otherwise play for as long as the client waits."""
+    details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
+                           pb.SimulateRequest(game_id=ttt.game_id, playouts=1,
+                                              max_steps=4_000_000_000))
+    assert details == ("max_steps may be at most 100,000 per playout, "
+                       "got 4,000,000,000")
+
+
+def test_trajectories_that_could_not_be_sent_are_refused_before_the_work(
+        srv: Server, ttt: pb.GameInfo) -> None:
+    """A million recorded playouts of up to 1,000 steps could not fit an answer: refused at
+    once with RESOURCE_EXHAUSTED saying what to ask instead, not after a minute of play."""
+    started = time.monotonic()
+    details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
+                           pb.SimulateRequest(game_id=ttt.game_id, playouts=1_000_000,
+                                              record_trajectories=True))
+    assert time.monotonic() - started < 2
+    assert details.startswith("trajectories of 1,000,000 playouts of up "
+                              "to 1,000 steps could take 3,815 MiB, more than the 16 MiB")
+    assert details.endswith("ask fewer playouts or steps, or no trajectories")
+
+
 def test_simulate_without_legal_move_is_failed_precondition(srv: Server) -> None:
     """A playout reaching a non-terminal state where a role has no legal move gets
     FAILED_PRECONDITION naming the role."""
@@ -400,6 +425,23 @@ def test_load_past_its_deadline_stops_grounding() -> None:
         started = time.monotonic()
         assert_answers(server, held)
         assert time.monotonic() - started < 5
+
+
+def test_a_call_past_the_concurrency_cap_is_refused_at_once() -> None:
+    """With one call allowed at a time, a second call while a long Simulate runs is refused
+    at once with RESOURCE_EXHAUSTED instead of queueing behind it; the first still ends."""
+    with running_server(workers=1, max_concurrent_rpcs=1) as server:
+        game = server.load("connectfour")
+        long = server.stub.Simulate.future(
+            pb.SimulateRequest(game_id=game.game_id, playouts=1_000_000, seed=1), timeout=3.0)
+        time.sleep(0.5)
+        started = time.monotonic()
+        expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.GetGame,
+                     pb.GetGameRequest(game_id=game.game_id))
+        assert time.monotonic() - started < 1
+        with pytest.raises(grpc.RpcError) as caught:
+            long.result()
+        assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
 def test_simulate_past_its_deadline_is_deadline_exceeded() -> None:

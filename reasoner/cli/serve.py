@@ -21,6 +21,9 @@ def register(commands: Commands) -> None:
     p.add_argument("--workers", type=int, default=8, help="threads serving requests")
     p.add_argument("--max-message-mb", type=int, default=16,
                    help="largest request or response in MiB")
+    p.add_argument("--max-concurrent-rpcs", type=int, default=256,
+                   help="calls in progress or queued at once; one more is refused with "
+                        "RESOURCE_EXHAUSTED")
     p.set_defaults(run=_serve)
 
 
@@ -40,7 +43,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--games {games} is not a folder")
     try:
         serve(args.host, args.port, games=games, max_games=args.max_games,
-              workers=args.workers, max_message_mb=args.max_message_mb)
+              workers=args.workers, max_message_mb=args.max_message_mb,
+              max_concurrent_rpcs=args.max_concurrent_rpcs)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return EXIT_OK

@@ -29,6 +29,9 @@ __all__ = ["DEFAULT_LIMITS", "create_server", "serve"]
 log = logging.getLogger("gdl-reasoner")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Reasoner"].full_name
+# Calls in progress or waiting for a thread: past this, a call is refused at once
+# (RESOURCE_EXHAUSTED) rather than queued behind work it cannot see the end of.
+DEFAULT_CONCURRENT_RPCS = 256
 DEFAULT_LIMITS = Limits(seconds=60.0, memory_mb=4096, start_method="forkserver")
 
 
@@ -85,6 +88,7 @@ def create_server(
     max_games: int = 64,
     workers: int = 8,
     max_message_mb: int = 16,
+    max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
     limits: Limits | None = DEFAULT_LIMITS,
     heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
 ) -> tuple[grpc.Server, int, GameRegistry]:
@@ -96,6 +100,8 @@ def create_server(
         max_games: Size of the game cache (least recently used games are evicted).
         workers: Threads serving requests.
         max_message_mb: Largest request or response in MiB (larger: RESOURCE_EXHAUSTED).
+        max_concurrent_rpcs: Calls in progress or queued for a thread at once; one more
+            is refused at once with RESOURCE_EXHAUSTED instead of waiting behind them.
         limits: Time and memory bounds for loading one game (None: unbounded). Bounded
             loads run in child processes of a fork server, so a script that calls this
             needs Python's `if __name__ == "__main__":` guard (multiprocessing's rule).
@@ -108,11 +114,13 @@ def create_server(
     size = max_message_mb * 1024 * 1024
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reasoner"),
+        maximum_concurrent_rpcs=max_concurrent_rpcs,
         options=[("grpc.max_receive_message_length", size),
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
     )
-    server.add_generic_rpc_handlers((_handlers(ReasonerService(registry, heuristic_bounds)),))
+    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size)
+    server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
@@ -128,11 +136,12 @@ def create_server(
 
 
 def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = None,
-          max_games: int = 64, workers: int = 8, max_message_mb: int = 16) -> None:
+          max_games: int = 64, workers: int = 8, max_message_mb: int = 16,
+          max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
     server, bound, registry = create_server(
         f"{host}:{port}", games=games, max_games=max_games, workers=workers,
-        max_message_mb=max_message_mb)
+        max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
              len(registry.ids()))
     stopping = threading.Event()

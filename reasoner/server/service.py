@@ -16,7 +16,7 @@ from reasoner.asp.translate import translate
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
 from reasoner.engine.values import State, StateInfo
-from reasoner.errors import InvalidStateError
+from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
@@ -49,6 +49,12 @@ MAX_EXPAND_CHILDREN = 100_000
 MAX_NEXT_JOINT_MOVES = 100_000
 MAX_EVALUATE_STATES = 10_000
 DEFAULT_MAX_STEPS = 1000
+# The most steps a Simulate playout may be asked for: a game that never ends would
+# otherwise play (and, with trajectories, record) for as long as the client lets it.
+MAX_STEPS = 100_000
+# What a recorded joint move costs an answer at least, per role (a move id's varint and
+# its share of the JointMove around it), for the estimate made before a Simulate runs.
+_TRAJECTORY_BYTES_PER_MOVE = 2
 
 
 def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
@@ -129,8 +135,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     """Serves the games of one registry."""
 
     def __init__(self, registry: GameRegistry,
-                 heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS) -> None:
+                 heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
+                 max_message_bytes: int = 16 * 1024 * 1024) -> None:
         self._registry = registry
+        self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
         self._supersets: dict[str, pb.SupersetsResponse] = {}
@@ -228,6 +236,19 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"got {request.playouts}")
         state = _state(game, request.state) if request.HasField("state") else game.initial_state
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
+        if max_steps > MAX_STEPS:
+            raise ResourceLimitError(f"max_steps may be at most {MAX_STEPS:,} per playout, got "
+                                     f"{max_steps:,}", "size")
+        if request.record_trajectories:
+            # Refused before any work where the recorded moves alone could not be sent.
+            least = (request.playouts * max_steps * len(game.roles)
+                     * _TRAJECTORY_BYTES_PER_MOVE)
+            if least > self._max_message_bytes:
+                raise ResourceLimitError(
+                    f"trajectories of {request.playouts:,} playouts of up to {max_steps:,} "
+                    f"steps could take {least / 2**20:,.0f} MiB, more than the "
+                    f"{self._max_message_bytes / 2**20:,.0f} MiB an answer may have: ask "
+                    "fewer playouts or steps, or no trajectories", "size")
         start = time.perf_counter()
         run = game.simulate(state, request.playouts, request.seed, max_steps,
                             record=request.record_trajectories,
