@@ -51,6 +51,10 @@ def register(commands: Commands) -> None:
                         "STEM.partition.gddl), auxiliary atoms inlined")
     p.add_argument("--inline-aux", action="store_true",
                    help="inline auxiliary atoms where they occur positively")
+    p.add_argument("--narrow", action="store_true",
+                   help="instantiate the narrow program (wide bodies split into relations "
+                        "named <head>_partN), often far smaller, instead of trying the "
+                        "whole one first")
     progress_option(p)
     p.add_argument("--stats", action="store_true", help="print statistics to stderr")
     limit_options(p)
@@ -117,8 +121,8 @@ def _gddl_paths(output: str) -> dict[str, Path]:
             for part in ("domain", "problem", "partition")}
 
 
-def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
-                 shown: bool | None) -> tuple[InstantiatedGame, GddlGame | None]:
+def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str, shown: bool | None,
+                 narrow: bool = False) -> tuple[InstantiatedGame, GddlGame | None]:
     """The work of ``ground``, in the bounded child: the instantiation, and its GDDL."""
     from reasoner.cli.progress import PhaseProgress
     from reasoner.gdl.parser import parse_gdl
@@ -131,7 +135,7 @@ def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str,
         description = parse_gdl(text)
         validate(description)
         found = instantiate_description(description, inline_aux=inline_aux or gddl,
-                                        phase=phases.phase)
+                                        narrow=narrow, phase=phases.phase)
         written = description_gddl(description, name, phase=phases.phase) if gddl else None
     finally:
         phases.close()
@@ -144,7 +148,8 @@ def _ground(args: argparse.Namespace) -> int:
     try:
         text = read(args.game)
         found = grounding(_instantiate, (text, args.inline_aux, args.format == "gddl",
-                                         Path(args.game).stem, progress(args)), text, args)
+                                         Path(args.game).stem, progress(args), args.narrow),
+                          text, args)
     except (ReasonerError, CommandError):
         end_progress_line(args)
         raise

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.asp.ground_rules import GroundingStopped
-from reasoner.asp.instantiation import GroundRule, ground_program
+from reasoner.asp.instantiation import GroundProgram, GroundRule, ground_program
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import translate
@@ -88,12 +88,15 @@ def _silent(name: str) -> None:
 
 
 def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = False,
-                inline_aux: bool = False, phase: Phase = _silent) -> InstantiatedGame:
+                inline_aux: bool = False, narrow: bool = False,
+                phase: Phase = _silent) -> InstantiatedGame:
     """Instantiate a GDL game.
 
     Args:
         inline_aux: Inline auxiliary atoms where they occur positively (see
             :mod:`reasoner.instantiate.inlining`).
+        narrow: Instantiate the narrow program straight away where the game has one
+            (often far smaller: hex 78,147 ground rules instead of 630,335).
         phase: Called with the name of each phase as it starts (for progress displays).
 
     Raises:
@@ -102,27 +105,31 @@ def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = False
     phase("parsing")
     description = parse_gdl(text, case_sensitive=case_sensitive)
     validate(description, strict=strict)
-    return instantiate_description(description, inline_aux=inline_aux, phase=phase)
+    return instantiate_description(description, inline_aux=inline_aux, narrow=narrow,
+                                   phase=phase)
 
 
 def instantiate_description(description: GameDescription, *, inline_aux: bool = False,
-                            phase: Phase = _silent) -> InstantiatedGame:
-    """Instantiate an already validated game."""
+                            narrow: bool = False, phase: Phase = _silent) -> InstantiatedGame:
+    """Instantiate an already validated game (see :func:`instantiate`)."""
     start = time.perf_counter()
     phase("translating")
     translation = translate(description)
     phase("superset")
     superset = compute_superset(translation)
     phase("grounding")
-    narrow = translation.split
-    try:
-        program = ground_program(translation, superset, description.roles,
-                                 max_rules=None if narrow is None else WHOLE_RULES)
-        kind = "whole"
-    except GroundingStopped:
-        assert narrow is not None  # only the bounded grounding stops
-        phase("grounding the narrow program")
-        program, kind = ground_program(narrow, superset, description.roles), "narrow"
+    split = translation.split
+    program: GroundProgram | None = None
+    kind = "whole"
+    if split is None or not narrow:
+        try:  # bounded only where there is a narrow program to fall back on
+            program = ground_program(translation, superset, description.roles,
+                                     max_rules=None if split is None else WHOLE_RULES)
+        except GroundingStopped:
+            phase("grounding the narrow program")
+    if program is None:
+        assert split is not None
+        program, kind = ground_program(split, superset, description.roles), "narrow"
     if inline_aux:
         phase("inlining")
     rules = inline_auxiliaries(program.rules) if inline_aux else program.rules
