@@ -30,11 +30,15 @@ from reasoner.gdl.demand import adorned_relation, demand_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
+    Constant,
     Distinct,
+    Function,
     GameDescription,
     Literal,
     Not,
     Rule,
+    Term,
+    Variable,
     literal_variables,
     relation_names,
 )
@@ -116,12 +120,16 @@ def _comment(rule: Rule) -> str:
     return f"% {rule.pos}: {text}"
 
 
-def _dependencies(rules: list[Rule], *,
-                  positive_only: bool = False) -> dict[Signature, set[Signature]]:
+def _dependencies(rules: list[Rule], *, positive_only: bool = False,
+                  kept: frozenset[Signature] = frozenset()) -> dict[Signature, set[Signature]]:
+    """What each relation reads; with ``positive_only``, under negation only the relations
+    in ``kept``."""
     graph: dict[Signature, set[Signature]] = defaultdict(set)
     for rule in rules:
         for literal in rule.body:
-            if positive_only and isinstance(literal, Not):
+            if (positive_only and isinstance(literal, Not)
+                    and not (isinstance(literal.literal, Atom)
+                             and literal.literal.signature in kept)):
                 continue
             inner = literal.literal if isinstance(literal, Not) else literal
             if isinstance(inner, Atom):
@@ -299,10 +307,27 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     # Reachability needs only what init, next and legal read positively: the relaxed rules
     # drop negative literals, so a relation read only under negation (chess's
     # threatened_with_capture/7) is never grounded for the superset.
-    relaxed_needed = _closure(_dependencies(flats, positive_only=True),
-                              [("init", 1), ("next", 1), ("legal", 2), ("role", 1)])
+    roots: list[Signature] = [("init", 1), ("next", 1), ("legal", 2), ("role", 1)]
+    relaxed_needed = _closure(_dependencies(flats, positive_only=True), roots)
     if relaxed_everything:
         relaxed_needed |= {flat.head.signature for flat in flats}
+    # The programs of the engine's fluent and move tables (relaxed_flats) are tighter and
+    # still sound: they keep the negation of static relations (those that read neither
+    # true nor does), which is exact in every state, with the rules those need. Dropping it
+    # can blow the tables up past any bound: urmAdd's lineNumber counts to 10 under
+    # (not (maxLines ?n)), without it to 51, and its program lines to 51 x 132,651 fluents.
+    # The relaxed program itself stays as SPEC section 3 defines the supersets.
+    # Fluents that never change (mummymaze's walls: an init fact each, carried over by a
+    # frame rule and made by no other) are read there from init, which is static too: so
+    # (not (true (wall ?x ?y north))) keeps its walls, and the explorer in the board.
+    constant = _constant_fluents(flats)
+    table_flats = [_init_for_true(flat, constant) for flat in flats] if constant else flats
+    table_graph = _dependencies(table_flats)
+    dynamic = depending_on(table_graph, [("true", 1), ("does", 2)])
+    static = frozenset(sig for reads in table_graph.values() for sig in reads) - dynamic
+    table_needed = _closure(_dependencies(table_flats, positive_only=True, kept=static), roots)
+    if relaxed_everything:
+        table_needed |= relaxed_needed
 
     game_lines = ["% Game rules, translated from GDL (one ASP rule per disjunct of a body)."]
     relaxed_head = [
@@ -314,14 +339,15 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     layer_lines = ["% Successor layer: legal, terminal and goal read from next(F)."]
     counted: list[Signature] = []
     relaxed_flats: list[Rule] = []
-    for flat in flats:
+    for flat, table_flat in zip(flats, table_flats, strict=True):
         comment = _comment(flat)
         game_lines += [comment, _rule_text(flat)]
         if flat.head.signature in relaxed_needed:
             counter = len(counted) if count_instances else None
             relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter)]
             counted.append(flat.head.signature)
-            relaxed_flats.append(_positive(flat))
+        if flat.head.signature in table_needed:
+            relaxed_flats.append(_positive(table_flat, static))
         if flat.head.signature in copied:
             layer_lines += [comment, _rule_text(flat, rename)]
     return _Texts(
@@ -343,11 +369,58 @@ _POSITION_QUERIES = (("legal", 2), ("terminal", 0), ("goal", 2))
 _RELAXED_QUERIES = (("init", 1), ("next", 1), ("legal", 2), ("role", 1))
 
 
-def _positive(rule: Rule) -> Rule:
-    """The rule without its negative relational literals (the relaxed reading)."""
+def _fluent_key(term: Term) -> Signature | None:
+    if isinstance(term, Function):
+        return term.name, len(term.args)
+    if isinstance(term, Constant):
+        return term.name, 0
+    return None
+
+
+def _constant_fluents(flats: list[Rule]) -> frozenset[Signature]:
+    """The fluent functions (name, arity) that hold in every reachable state exactly as in
+    the initial one: some ``next`` rule carries every one of them over unconditionally
+    (``(<= (next (f ?a ?b)) (true (f ?a ?b)))``), and every other ``next`` rule that makes
+    one reads it with ``true`` as it is (so makes none that did not hold)."""
+    carried: set[Signature] = set()
+    made: set[Signature] = set()
+    for rule in flats:
+        if rule.head.name != "next" or len(rule.head.args) != 1:
+            continue
+        (fluent,) = rule.head.args
+        key = _fluent_key(fluent)
+        if key is None:
+            return frozenset()  # (next ?x) may make any fluent
+        reads_itself = Atom("true", (fluent,)) in rule.body
+        if not reads_itself:
+            made.add(key)
+        elif (len(rule.body) == 1 and isinstance(fluent, Function)
+              and all(isinstance(arg, Variable) for arg in fluent.args)
+              and len({arg for arg in fluent.args}) == len(fluent.args)) or (
+                  len(rule.body) == 1 and isinstance(fluent, Constant)):
+            carried.add(key)
+    return frozenset(carried - made)
+
+
+def _init_for_true(rule: Rule, constant: frozenset[Signature]) -> Rule:
+    """The rule with ``(true F)`` read as ``(init F)`` where F is a constant fluent, under
+    negation too (both are exact there)."""
+    def swapped(literal: Literal) -> Literal:
+        inner = literal.literal if isinstance(literal, Not) else literal
+        if (isinstance(inner, Atom) and inner.name == "true" and len(inner.args) == 1
+                and _fluent_key(inner.args[0]) in constant):
+            atom = Atom("init", inner.args, inner.pos)
+            return Not(atom, literal.pos) if isinstance(literal, Not) else atom
+        return literal
+    return Rule(rule.head, tuple(swapped(lit) for lit in rule.body), rule.pos)
+
+
+def _positive(rule: Rule, keep: frozenset[Signature] = frozenset()) -> Rule:
+    """The rule without its negative relational literals (the relaxed reading), but those
+    of the relations in ``keep``."""
     return Rule(rule.head, tuple(lit for lit in rule.body
-                                 if not (isinstance(lit, Not) and isinstance(lit.literal, Atom))),
-                rule.pos)
+                                 if not (isinstance(lit, Not) and isinstance(lit.literal, Atom)
+                                         and lit.literal.signature not in keep)), rule.pos)
 
 
 def _demand_program(rules: list[Rule]) -> str:
