@@ -444,6 +444,21 @@ def test_a_call_past_the_concurrency_cap_is_refused_at_once() -> None:
         assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
+def test_a_cancelled_load_stops_its_grounding_at_once() -> None:
+    """A client that cancels the LoadGame of an exploding game frees the server's only
+    thread at once: the grounding child is killed when the cancellation is seen, not at
+    the 60 s load bound."""
+    limits = Limits(seconds=60, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits, workers=1) as server:
+        held = server.load("nim")
+        call = server.stub.LoadGame.future(pb.LoadGameRequest(gdl=EXPLODING), timeout=120)
+        time.sleep(1.0)
+        call.cancel()
+        started = time.monotonic()
+        assert_answers(server, held)
+        assert time.monotonic() - started < 3
+
+
 def test_simulate_past_its_deadline_is_deadline_exceeded() -> None:
     """1,000,000 connect-four playouts with a 0.5 s deadline end in DEADLINE_EXCEEDED after
     about 0.5 s, and the server (one worker thread) answers the next request at once: it

@@ -141,3 +141,27 @@ def test_rules_with_two_answer_sets_are_refused_on_topdown() -> None:
     too (an answer the well-founded semantics leaves undefined), not answered."""
     with pytest.raises(GdlValidationError, match="not stratified"):
         Game.from_gdl(UNSTRATIFIED, backend="topdown")
+
+
+def test_a_bounded_load_takes_the_child_s_choice_without_trying_the_network_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load bounded by limits runs first in a child; where auto settled there for
+    top-down, the load here takes top-down straight away (no network is tried twice: that
+    cost chess 20 s more) and keeps the child's reason."""
+    from reasoner.engine.limits import Limits
+    from reasoner.propnet import network
+
+    monkeypatch.setattr(backend, "AUTO_BOUNDS", SMALL_BOUNDS)
+    tries: list[int] = []
+    real = network.build_network
+
+    def counted(*args: object, **kwargs: object) -> object:
+        tries.append(1)  # in the forked child, this list is the child's own copy
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(backend, "build_network", counted)
+    game = Game.from_gdl(EXPLODING, limits=Limits(seconds=120, memory_mb=4096))
+    assert game.backend == "topdown"
+    assert tries == []
+    assert "more than 20,000" in game.statistics.backend_note
+    assert game.statistics.network_ms > 0

@@ -131,9 +131,11 @@ class Game:
             ValueError: an unknown backend.
         """
         backend = check_backend(backend)
+        probed: LoadStatistics | None = None
         if limits is not None:
             try:
-                run_bounded(_probe_load, (text, case_sensitive, strict, backend), limits)
+                probed = run_bounded(_probe_load, (text, case_sensitive, strict, backend),
+                                     limits)
             except ResourceLimitError as error:
                 from reasoner.engine.overrun import explain_overrun
 
@@ -143,16 +145,25 @@ class Game:
         description = parse_gdl(text, case_sensitive=case_sensitive)
         return cls.from_description(description, case_sensitive=case_sensitive, strict=strict,
                                     parse_ms=(time.perf_counter() - t0) * 1e3,
-                                    backend=backend)
+                                    backend=backend, probed=probed)
 
     @classmethod
     def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
                          strict: bool = False, parse_ms: float = 0.0,
                          backend: Backend | str = Backend.AUTO,
-                         network_bounds: NetworkBounds | None = None) -> Game:
+                         network_bounds: NetworkBounds | None = None,
+                         probed: LoadStatistics | None = None) -> Game:
         """Validate, translate and ground an already parsed game (see :meth:`from_gdl`);
         ``network_bounds`` replace the network's own bounds ("propnet") or auto's
-        (:data:`reasoner.engine.backend.AUTO_BOUNDS`)."""
+        (:data:`reasoner.engine.backend.AUTO_BOUNDS`). ``probed``: the statistics of the
+        same load in a bounded child; where "auto" settled there for a backend without a
+        network, this load takes it straight away (the network's tries, up to 20 s, are
+        not made twice) and keeps the child's reason."""
+        settled = (probed is not None and check_backend(backend) == Backend.AUTO
+                   and probed.backend in (Backend.TOPDOWN, Backend.POSITION))
+        if settled:
+            assert probed is not None
+            backend = probed.backend
         t1 = time.perf_counter()
         found = validate(description, strict=strict)
         t2 = time.perf_counter()
@@ -173,7 +184,8 @@ class Game:
             ground_ms=(t5 - t4) * 1e3, fluents=len(machine.fluent_texts),
             moves=len(machine.move_texts), rules=translation.flat_rule_count,
             ground_atoms=machine.ground_atom_count, backend=built.backend,
-            backend_note=built.note, network_ms=built.network_ms,
+            backend_note=probed.backend_note if settled and probed else built.note,
+            network_ms=probed.network_ms if settled and probed else built.network_ms,
             network=built.network.size if built.network is not None else None,
         )
         return cls(description, translation, machine, tuple(map(str, found)), statistics,

@@ -16,6 +16,7 @@ import pickle
 import resource
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ class Limits:
     start_method: str = "fork"
 
 
+# How often a waiting parent calls its check (see run_bounded).
+CHECK_SECONDS = 0.1
 # CPU seconds a child may use beyond its wall-clock bound before the kernel stops it: the
 # parent kills it at the bound, so this only ends a child whose parent is gone.
 _CPU_MARGIN = 10
@@ -91,9 +94,12 @@ class BoundedCrash(RuntimeError):
     """The bounded work died of an unexpected exception (a bug, not bad input)."""
 
 
-def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | None) -> T:
+def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | None,
+                check: Callable[[], None] | None = None) -> T:
     """Run ``func(*args)`` in a child process under ``limits`` and return its result
-    (``limits=None``: run it here, unbounded).
+    (``limits=None``: run it here, unbounded). ``check`` is called every
+    :data:`CHECK_SECONDS` while the child works; whatever it raises kills the child and
+    is raised here (a request that was cancelled or whose deadline passed).
 
     Raises:
         ResourceLimitError: the time or memory bound was exceeded.
@@ -116,9 +122,13 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
     sender.close()
     alive.close()
     try:
-        if not receiver.poll(limits.seconds):
-            raise ResourceLimitError(
-                f"exceeded the time bound of {limits.seconds:g} s", bound="time")
+        deadline = time.monotonic() + limits.seconds
+        while not receiver.poll(min(CHECK_SECONDS, max(deadline - time.monotonic(), 0.0))):
+            if time.monotonic() >= deadline:
+                raise ResourceLimitError(
+                    f"exceeded the time bound of {limits.seconds:g} s", bound="time")
+            if check is not None:
+                check()
         try:
             kind, value = pickle.loads(receiver.recv_bytes())
         except EOFError:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reasoner.engine.backend import check_backend
-from reasoner.engine.game import Game
+from reasoner.engine.game import Game, LoadStatistics
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
 from reasoner.errors import ResourceLimitError, UnknownGameError
@@ -56,10 +56,12 @@ def game_id(canonical_gdl: str, case_sensitive: bool, strict: bool = False,
     return digest.hexdigest()
 
 
-def _bounded_probe(text: str, case_sensitive: bool, strict: bool, backend: str) -> int:
-    """Load in a child process under the limits; the parent only needs to know it fits."""
-    Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict, backend=backend)
-    return 0
+def _bounded_probe(text: str, case_sensitive: bool, strict: bool,
+                   backend: str) -> LoadStatistics:
+    """Load in a child process under the limits: the parent learns that it fits, and which
+    backend "auto" settled for (see :meth:`Game.from_description`)."""
+    return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict,
+                         backend=backend).statistics
 
 
 class GameRegistry:
@@ -74,11 +76,13 @@ class GameRegistry:
         self._loading: dict[str, threading.Lock] = {}
 
     def load(self, text: str, *, case_sensitive: bool = False, strict: bool = False,
-             seconds: float | None = None,
-             backend: str = "auto") -> tuple[LoadedGame, bool]:
+             seconds: float | None = None, backend: str = "auto",
+             check: Callable[[], None] | None = None) -> tuple[LoadedGame, bool]:
         """Load a game (or find it loaded); returns it and whether it was already loaded.
 
-        ``seconds`` shortens the time bound for this load (a request's deadline); ``strict``
+        ``seconds`` shortens the time bound for this load (a request's deadline); ``check``
+        is called while the bounded load runs and may raise to stop it (a cancelled
+        request: the child is killed at once); ``strict``
         refuses what the default reading takes with a warning (see :meth:`Game.from_gdl`).
 
         Raises:
@@ -103,9 +107,12 @@ class GameRegistry:
                     found = self._touch(ident)
                     if found is not None:
                         return found, True
+                probed: LoadStatistics | None = None
                 try:
-                    self.bounded(_bounded_probe, (text, case_sensitive, strict, backend),
-                                 seconds)
+                    if self._limits is not None:  # unbounded, the load below is the one
+                        probed = self.bounded(_bounded_probe,
+                                              (text, case_sensitive, strict, backend),
+                                              seconds, check=check)
                 except ResourceLimitError as error:
                     # Name the relation that grew, unless the bound was the request's own
                     # deadline, which has then passed.
@@ -116,7 +123,8 @@ class GameRegistry:
                                           case_sensitive=case_sensitive) from None
                 game = Game.from_description(description, case_sensitive=case_sensitive,
                                              strict=strict, parse_ms=parse_ms,
-                                             backend=backend)
+                                             backend=backend,
+                                             probed=probed)
                 loaded = LoadedGame(ident, game)
                 with self._lock:
                     self._games[ident] = loaded
@@ -129,12 +137,14 @@ class GameRegistry:
                 self._loading.pop(ident, None)
 
     def bounded(self, func: Callable[..., T], args: tuple[Any, ...],
-                seconds: float | None = None) -> T:
-        """Run grounding work under the registry's limits (shortened to ``seconds``)."""
+                seconds: float | None = None,
+                check: Callable[[], None] | None = None) -> T:
+        """Run grounding work under the registry's limits (shortened to ``seconds``);
+        ``check`` may raise to stop it (see :func:`run_bounded`)."""
         limits = self._limits
         if limits is not None and seconds is not None and seconds < limits.seconds:
             limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
-        return run_bounded(func, args, limits)
+        return run_bounded(func, args, limits, check=check)
 
     def get(self, ident: str) -> LoadedGame:
         """A loaded game by id.

@@ -167,7 +167,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         # reasoner.gdl.validation); options.lenient, which asked for it, is that default now.
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
-            strict=request.options.strict, seconds=context.time_remaining(), backend=backend)
+            strict=request.options.strict, seconds=context.time_remaining(), backend=backend,
+            check=lambda: _check_time(context))
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
