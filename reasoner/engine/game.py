@@ -113,7 +113,9 @@ class Game:
                 specification does; see :mod:`reasoner.gdl.validation`.
             limits: Time and memory bounds for loading. The load is first tried in a
                 bounded child process (clingo's grounder cannot be interrupted), and only
-                a load that fits is repeated here, so a bound costs one extra load.
+                a load that fits is repeated here, so a bound costs one extra load (less
+                where "auto" settled there for top-down or position: the load here takes
+                that backend without trying the network again).
             backend: "clingo" (queries are clingo solves), "propnet" (a compiled
                 propositional network; refused with ResourceLimitError when it exceeds
                 its bounds), "position" (each position ground as it is asked, for games
