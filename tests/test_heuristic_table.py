@@ -172,3 +172,19 @@ def test_adding_a_heuristic_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> Non
     assert [(p.name, p.default) for p in entry.parameters] == [("low", 0), ("high", 9)]
     assert names_in_words().endswith("novelty or window")
     assert "window: low, high" in parameters_in_words()
+
+
+def test_a_sweep_of_parameters_keeps_only_the_recent_evaluators() -> None:
+    """Evaluating with 20 distinct fuzzy p values keeps at most KEPT_PER_GAME fuzzy
+    evaluators (a client sweeping a float parameter grew a server by 400 MB); one built
+    again answers alike."""
+    from reasoner.heuristics.catalogue import KEPT_PER_GAME
+
+    game = bundled("tictactoe")
+    heuristics = GameHeuristics(game)
+    state = [game.initial_state]
+    first = heuristics.evaluate("fuzzy", "xplayer", state, {"p": "0.7"})[0].value
+    for step in range(20):
+        heuristics.evaluate("fuzzy", "xplayer", state, {"p": f"0.{71 + step}"})
+    assert heuristics.held == KEPT_PER_GAME
+    assert heuristics.evaluate("fuzzy", "xplayer", state, {"p": "0.7"})[0].value == first

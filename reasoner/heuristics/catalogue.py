@@ -9,8 +9,9 @@ detected structures) and evaluates batches of states with the table's builders.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from reasoner.engine.game import Game
 from reasoner.engine.values import State
@@ -40,6 +41,23 @@ __all__ = ["HEURISTICS", "Evaluation", "GameHeuristics", "Heuristic", "Parameter
            "heuristic", "parse_parameters"]
 
 
+# Built views and evaluators kept per game, per kind: each distinct parameter value builds
+# one (a fuzzy evaluator of a large game holds megabytes), so a client sweeping a float
+# parameter must not grow the server without bound. The least recently used go first.
+KEPT_PER_GAME = 8
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep_recent(built: OrderedDict[K, V], used: K) -> None:
+    """Mark ``used`` as just used and drop the least recently used past KEPT_PER_GAME."""
+    built.move_to_end(used)
+    while len(built) > KEPT_PER_GAME:
+        built.popitem(last=False)
+
+
 class GameHeuristics:
     """What one game's heuristics build once, and batched evaluation.
 
@@ -62,8 +80,9 @@ class GameHeuristics:
         self._playouts = analysis_playouts
         self._seed = seed
         self._lock = threading.Lock()
-        self._distances: dict[int, GoalDistances] = {}
-        self._fuzzy: dict[tuple[float, float, float, int], FuzzyEvaluator] = {}
+        self._distances: OrderedDict[int, GoalDistances] = OrderedDict()
+        self._fuzzy: OrderedDict[tuple[float, float, float, int], FuzzyEvaluator] = \
+            OrderedDict()
         self._analysis: GameAnalysis | None = None
         self._network: Network | None = None
 
@@ -81,6 +100,7 @@ class GameHeuristics:
                 view = RelaxedGame(self._game_network(), world_cost=world_cost,
                                    max_rules=self._bounds.rules)
                 found = self._distances[world_cost] = GoalDistances(self.game, view)
+            _keep_recent(self._distances, world_cost)
             return found
 
     def _game_network(self) -> Network:
@@ -113,7 +133,15 @@ class GameHeuristics:
                 found = FuzzyEvaluator(self.game, FuzzyParameters(p=p, t=t, q=q),
                                        found_structures, network=self._game_network())
                 self._fuzzy[key] = found
+            _keep_recent(self._fuzzy, key)
             return found
+
+    @property
+    def held(self) -> int:
+        """How many relaxed views and fuzzy evaluators are kept (at most
+        :data:`KEPT_PER_GAME` of each)."""
+        with self._lock:
+            return len(self._distances) + len(self._fuzzy)
 
     # -- evaluation ----------------------------------------------------------------------
 
