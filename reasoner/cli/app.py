@@ -6,14 +6,24 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from reasoner.cli import bench, crosscheck, grounding, heuristics, loading, match, serve, sweep
+from reasoner.cli import (
+    bench,
+    crosscheck,
+    fuzz,
+    grounding,
+    heuristics,
+    loading,
+    match,
+    serve,
+    sweep,
+)
 from reasoner.cli.common import EXIT_OK, CommandError, failure
 from reasoner.errors import ReasonerError
 
 __all__ = ["main", "parser"]
 
 # The command modules, in the order of the commands in --help.
-MODULES = (loading, grounding, heuristics, bench, serve, match, crosscheck, sweep)
+MODULES = (loading, grounding, heuristics, bench, serve, match, crosscheck, sweep, fuzz)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -191,8 +191,8 @@ def _check_term_names(rule: Rule, strict: bool, warnings: list[Warning],
 
 
 def _check_goal_value(rule: Rule) -> None:
-    if rule.head.name != "goal":
-        return
+    if rule.head.name != "goal" or len(rule.head.args) != 2:
+        return  # another arity is an ordinary relation when not reading strictly
     value = rule.head.args[1]
     if isinstance(value, Function):
         raise _error(rule, "a goal value must be an integer between 0 and 100")

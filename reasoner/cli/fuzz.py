@@ -1,0 +1,156 @@
+"""``fuzz``: a campaign of mutated corpus files through the loader, in process (each in a
+bounded child) or over gRPC (a real server on a free port), counted by fate (see
+:mod:`reasoner.fuzzing`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
+
+__all__ = ["register"]
+
+# gRPC status codes a load may end with on purpose (see the README's error table).
+_DOCUMENTED = frozenset({"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+                         "NOT_FOUND"})
+
+
+def register(commands: Commands) -> None:
+    """Add ``fuzz``."""
+    p = commands.add_parser(
+        "fuzz", help="load seeded mutations of corpus files and count crashes and hangs")
+    p.add_argument("folder", nargs="?", default="../shared/corpus")
+    p.add_argument("--mutations", type=int, default=1000, help="how many mutants")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--timeout", type=float, default=20.0,
+                   help="seconds per mutant; past it the mutant counts as a hang")
+    p.add_argument("--memory", type=int, default=2048, help="MiB per mutant")
+    p.add_argument("--max-kb", type=int, default=16,
+                   help="mutate only files up to this size (KiB), to keep a campaign quick")
+    p.add_argument("--grpc", action="store_true",
+                   help="send each mutant to a real server with LoadGame instead")
+    p.add_argument("--json", action="store_true", help="one JSON object per mutant")
+    p.set_defaults(run=_fuzz)
+
+
+def _load(text: str) -> str:
+    """The work of one in-process mutant, in its bounded child."""
+    from reasoner.engine.game import Game
+
+    game = Game.from_gdl(text)
+    game.legal_moves(game.initial_state, game.roles[0])
+    return "accepted"
+
+
+def _in_process(text: str, timeout: float, memory: int) -> tuple[str, str]:
+    from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+    from reasoner.errors import ReasonerError, ResourceLimitError
+
+    try:
+        return run_bounded(_load, (text,), Limits(timeout, memory)), ""
+    except ResourceLimitError as error:
+        if str(error).startswith("exceeded the time bound"):
+            return "hang", str(error)
+        return "refused", str(error)
+    except ReasonerError as error:
+        return "refused", str(error)
+    except BoundedCrash as error:
+        return "crash", str(error).splitlines()[0]
+
+
+def _resident_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _current_mb() -> float:
+    """This process's resident size now (from /proc), or its peak where /proc is missing."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except OSError:
+        return _resident_mb()
+    return pages * resource.getpagesize() / 2**20
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    from reasoner.fuzzing import FATES, mutants
+
+    root = Path(args.folder)
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a folder")
+    sources = [(str(p.relative_to(root)), p.read_text(encoding="utf-8", errors="replace"))
+               for p in sorted(root.rglob("*.kif")) if p.stat().st_size <= args.max_kb * 1024]
+    if not sources:
+        raise UsageError(f"no .kif file of at most {args.max_kb} KiB under {root}")
+    texts = dict(sources)
+    slow_sources: dict[str, bool] = {}  # whether a source itself runs past the bound
+    fates: Counter[str] = Counter()
+    by_mutation: dict[str, Counter[str]] = {}
+    notable: list[dict[str, Any]] = []
+    started = time.monotonic()
+    server: Any = None
+    if args.grpc:
+        import grpc
+
+        from reasoner.engine.limits import Limits
+        from reasoner.server.app import create_server
+        from reasoner.v1 import reasoner_pb2 as pb
+        from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+
+        server, port, _ = create_server(
+            "127.0.0.1:0", limits=Limits(args.timeout, args.memory, "forkserver"))
+        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+        stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
+    memory_before = _current_mb()
+    try:
+        for mutant in mutants(sources, args.mutations, args.seed):
+            if args.grpc:
+                text = mutant.text.encode("utf-8", "replace").decode("utf-8")
+                try:
+                    stub.LoadGame(pb.LoadGameRequest(gdl=text), timeout=args.timeout + 10)
+                    fate, reason = "accepted", ""
+                except grpc.RpcError as error:
+                    code = error.code().name
+                    reason = f"{code}: {error.details()}"
+                    fate = ("refused" if code in _DOCUMENTED
+                            else "hang" if code == "DEADLINE_EXCEEDED" else "crash")
+            else:
+                fate, reason = _in_process(mutant.text, args.timeout, args.memory)
+            if fate == "hang":
+                slow = slow_sources.get(mutant.source)
+                if slow is None:
+                    source = texts[mutant.source]
+                    slow = slow_sources[mutant.source] = _in_process(
+                        source, args.timeout, args.memory)[0] == "hang"
+                if slow:
+                    fate = "slow"
+            fates[fate] += 1
+            by_mutation.setdefault(mutant.mutation, Counter())[fate] += 1
+            record = {"source": mutant.source, "mutation": mutant.mutation, "fate": fate,
+                      "reason": reason[:200]}
+            if args.json:
+                print(json.dumps(record), flush=True)
+            if fate in ("crash", "hang"):
+                notable.append(record)
+    finally:
+        if server is not None:
+            server.stop(grace=1.0).wait()
+    memory_after = _current_mb()
+    seconds = time.monotonic() - started
+    if not args.json:
+        where = "over gRPC" if args.grpc else "in process"
+        print(f"{args.mutations:,} mutants of {len(sources)} files {where} in {seconds:.0f} s "
+              f"(seed {args.seed}): " + ", ".join(f"{fates[f]:,} {f}" for f in FATES))
+        for name, counts in sorted(by_mutation.items()):
+            print(f"  {name:13} " + "  ".join(f"{f} {counts[f]:>5,}" for f in FATES))
+        print(f"resident memory of this process: {memory_before:,.0f} MiB before, "
+              f"{memory_after:,.0f} MiB after")
+        for record in notable:
+            print(f"  {record['fate']}: {record['source']} ({record['mutation']}): "
+                  f"{record['reason']}")
+    return EXIT_FAILURE if notable else EXIT_OK

@@ -1,0 +1,142 @@
+"""Fuzzing: mutated GDL texts through the loader, each in a bounded child, sorted by fate.
+
+A *mutant* is a game text with one seeded change of the kinds hostile or broken files
+bring: a byte flipped, a token dropped, doubled or swapped, a parenthesis added or lost, a
+character from anywhere in Unicode (halves of surrogate pairs among them), a name or an
+integer made enormous, a body nested in ors, a keyword put where a term goes. Each is
+loaded by :meth:`reasoner.engine.game.Game.from_gdl` (or over gRPC by ``LoadGame``) and
+ends in one fate:
+
+* ``accepted``: it loaded (and answered its initial state);
+* ``refused``: a documented error (a :class:`reasoner.errors.ReasonerError` in process,
+  a documented status code over gRPC);
+* ``crash``: anything else (an undocumented exception, INTERNAL or UNKNOWN);
+* ``hang``: it ran past the time bound, while its source loads within it;
+* ``slow``: it ran past the time bound, and so does its source unchanged (amazonsTorus
+  loads in about 22 s: past a short bound, that is the game's cost, not the mutation's).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+__all__ = ["FATES", "MUTATIONS", "Mutant", "mutants"]
+
+FATES = ("accepted", "refused", "crash", "hang", "slow")
+_TOKEN = re.compile(r"[()]|[^\s()]+")
+_KEYWORDS = ("role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct",
+             "not", "or", "<=", "base", "input", "sees", "random")
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN.finditer(text))
+
+
+def _splice(text: str, start: int, end: int, new: str) -> str:
+    return text[:start] + new + text[end:]
+
+
+def _flip_byte(text: str, rng: random.Random) -> str:
+    data = bytearray(text.encode("utf-8"))
+    if not data:
+        return text
+    data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _drop_token(text: str, rng: random.Random) -> str:
+    tokens = _tokens(text)
+    if not tokens:
+        return text
+    match = rng.choice(tokens)
+    return _splice(text, match.start(), match.end(), "")
+
+
+def _double_token(text: str, rng: random.Random) -> str:
+    tokens = _tokens(text)
+    if not tokens:
+        return text
+    match = rng.choice(tokens)
+    return _splice(text, match.start(), match.end(), match.group() + " " + match.group())
+
+
+def _swap_tokens(text: str, rng: random.Random) -> str:
+    tokens = [m for m in _tokens(text) if m.group() not in "()"]
+    if len(tokens) < 2:
+        return text
+    first, second = sorted(rng.sample(tokens, 2), key=lambda m: m.start())
+    return (text[:first.start()] + second.group() + text[first.end():second.start()]
+            + first.group() + text[second.end():])
+
+
+def _parenthesis(text: str, rng: random.Random) -> str:
+    where = rng.randrange(len(text) + 1)
+    return text[:where] + rng.choice("()") + text[where:]
+
+
+def _unicode(text: str, rng: random.Random) -> str:
+    where = rng.randrange(len(text) + 1)
+    # Anywhere in Unicode: controls, surrogate halves, private use, astral planes.
+    character = chr(rng.choice([rng.randrange(0x20), rng.randrange(0xD800, 0xE000),
+                                rng.randrange(0x80, 0x10FFFF)]))
+    return text[:where] + character + text[where:]
+
+
+def _huge_name(text: str, rng: random.Random) -> str:
+    tokens = [m for m in _tokens(text) if m.group() not in "()"]
+    if not tokens:
+        return text
+    match = rng.choice(tokens)
+    size = rng.choice([1_000, 5_000, 100_000])
+    filler = rng.choice(["9", "a", "z9"]) * size
+    return _splice(text, match.start(), match.end(), filler[:size])
+
+
+def _nested_ors(text: str, rng: random.Random) -> str:
+    count = rng.choice([4, 12, 20, 40])
+    ors = " ".join(f"(or (true (m {i})) (true (m {i + 1})))" for i in range(count))
+    return text + f"\n(<= terminal {ors})\n"
+
+
+def _keyword(text: str, rng: random.Random) -> str:
+    tokens = [m for m in _tokens(text) if m.group() not in "()"]
+    if not tokens:
+        return text
+    match = rng.choice(tokens)
+    return _splice(text, match.start(), match.end(), rng.choice(_KEYWORDS))
+
+
+Mutation = Callable[[str, random.Random], str]
+MUTATIONS: dict[str, Mutation] = {
+    "flip-byte": _flip_byte,
+    "drop-token": _drop_token,
+    "double-token": _double_token,
+    "swap-tokens": _swap_tokens,
+    "parenthesis": _parenthesis,
+    "unicode": _unicode,
+    "huge-name": _huge_name,
+    "nested-ors": _nested_ors,
+    "keyword": _keyword,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutated text: where it came from and how it was changed."""
+
+    source: str
+    mutation: str
+    text: str
+
+
+def mutants(sources: Sequence[tuple[str, str]], count: int, seed: int) -> Iterator[Mutant]:
+    """``count`` seeded mutants of the (name, text) ``sources``, one mutation each."""
+    rng = random.Random(seed)
+    names = sorted(MUTATIONS)
+    for _ in range(count):
+        name, text = rng.choice(sources)
+        mutation = rng.choice(names)
+        yield Mutant(name, mutation, MUTATIONS[mutation](text, rng))
