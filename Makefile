@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install prolog test test-fast lint typecheck sweep bench bench-heuristics serve proto clean
+.PHONY: install prolog test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ typecheck: $(STAMP)
 ## The whole corpus sweep (every file of ../shared/corpus), on demand.
 sweep: $(STAMP)
 	GDL_CORPUS_FULL=1 $(BIN)/pytest -q -m corpus -s
+
+## The fuzz campaign of the README: 10,000 seeded mutants of corpus files in process and
+## 1,000 over gRPC, counted by fate (accepted, refused, crash, hang, slow).
+fuzz: $(STAMP)
+	$(BIN)/gdl-reasoner fuzz ../shared/corpus --mutations 10000 --seed 0
+	$(BIN)/gdl-reasoner fuzz ../shared/corpus --mutations 1000 --seed 1 --grpc
 
 ## Benchmark the bundled games that the issue sets targets for.
 bench: $(STAMP)

@@ -48,12 +48,13 @@ def _load(text: str) -> str:
     return "accepted"
 
 
-def _in_process(text: str, timeout: float, memory: int) -> tuple[str, str]:
+def _in_process(text: str, timeout: float, memory: int,
+                start_method: str = "fork") -> tuple[str, str]:
     from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
     from reasoner.errors import ReasonerError, ResourceLimitError
 
     try:
-        return run_bounded(_load, (text,), Limits(timeout, memory)), ""
+        return run_bounded(_load, (text,), Limits(timeout, memory, start_method)), ""
     except ResourceLimitError as error:
         if str(error).startswith("exceeded the time bound"):
             return "hang", str(error)
@@ -112,7 +113,9 @@ def _fuzz(args: argparse.Namespace) -> int:
             if args.grpc:
                 text = mutant.text.encode("utf-8", "replace").decode("utf-8")
                 try:
-                    stub.LoadGame(pb.LoadGameRequest(gdl=text), timeout=args.timeout + 10)
+                    # The server loads in its bounded child, then once more itself.
+                    stub.LoadGame(pb.LoadGameRequest(gdl=text),
+                                  timeout=2 * args.timeout + 10)
                     fate, reason = "accepted", ""
                 except grpc.RpcError as error:
                     code = error.code().name
@@ -125,8 +128,10 @@ def _fuzz(args: argparse.Namespace) -> int:
                 slow = slow_sources.get(mutant.source)
                 if slow is None:
                     source = texts[mutant.source]
+                    # A server's threads forbid a plain fork in this process.
                     slow = slow_sources[mutant.source] = _in_process(
-                        source, args.timeout, args.memory)[0] == "hang"
+                        source, args.timeout, args.memory,
+                        "forkserver" if args.grpc else "fork")[0] == "hang"
                 if slow:
                     fate = "slow"
             fates[fate] += 1
