@@ -322,7 +322,7 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     # (not (true (wall ?x ?y north))) keeps its walls, and the explorer in the board.
     constant = _constant_fluents(flats)
     table_flats = [_init_for_true(flat, constant) for flat in flats] if constant else flats
-    table_graph = _dependencies(table_flats)
+    table_graph = _dependencies(table_flats) if constant else graph
     dynamic = depending_on(table_graph, [("true", 1), ("does", 2)])
     static = frozenset(sig for reads in table_graph.values() for sig in reads) - dynamic
     table_needed = _closure(_dependencies(table_flats, positive_only=True, kept=static), roots)
@@ -391,14 +391,13 @@ def _constant_fluents(flats: list[Rule]) -> frozenset[Signature]:
         key = _fluent_key(fluent)
         if key is None:
             return frozenset()  # (next ?x) may make any fluent
-        reads_itself = Atom("true", (fluent,)) in rule.body
-        if not reads_itself:
+        if Atom("true", (fluent,)) not in rule.body:
             made.add(key)
-        elif (len(rule.body) == 1 and isinstance(fluent, Function)
-              and all(isinstance(arg, Variable) for arg in fluent.args)
-              and len({arg for arg in fluent.args}) == len(fluent.args)) or (
-                  len(rule.body) == 1 and isinstance(fluent, Constant)):
-            carried.add(key)
+            continue
+        args = fluent.args if isinstance(fluent, Function) else ()
+        if (len(rule.body) == 1 and all(isinstance(arg, Variable) for arg in args)
+                and len(set(args)) == len(args)):
+            carried.add(key)  # every instance, unconditionally
     return frozenset(carried - made)
 
 

@@ -161,11 +161,10 @@ class Game:
         same load in a bounded child; where "auto" settled there for a backend without a
         network, this load takes it straight away (the network's tries, up to 20 s, are
         not made twice) and keeps the child's reason."""
-        settled = (probed is not None and check_backend(backend) == Backend.AUTO
-                   and probed.backend in (Backend.TOPDOWN, Backend.POSITION))
-        if settled:
-            assert probed is not None
-            backend = probed.backend
+        settled = probed if (probed is not None and check_backend(backend) == Backend.AUTO
+                             and probed.backend in (Backend.TOPDOWN, Backend.POSITION)) else None
+        if settled is not None:
+            backend = settled.backend
         t1 = time.perf_counter()
         found = validate(description, strict=strict)
         t2 = time.perf_counter()
@@ -186,8 +185,8 @@ class Game:
             ground_ms=(t5 - t4) * 1e3, fluents=len(machine.fluent_texts),
             moves=len(machine.move_texts), rules=translation.flat_rule_count,
             ground_atoms=machine.ground_atom_count, backend=built.backend,
-            backend_note=probed.backend_note if settled and probed else built.note,
-            network_ms=probed.network_ms if settled and probed else built.network_ms,
+            backend_note=settled.backend_note if settled else built.note,
+            network_ms=settled.network_ms if settled else built.network_ms,
             network=built.network.size if built.network is not None else None,
         )
         return cls(description, translation, machine, tuple(map(str, found)), statistics,
