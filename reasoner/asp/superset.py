@@ -9,10 +9,16 @@ from dataclasses import dataclass
 import clingo
 
 from reasoner.asp.encoding import relation_name
-from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
+from reasoner.asp.symbols import (
+    SymbolTree,
+    atom_to_gdl,
+    symbol_from_tree,
+    symbol_to_gdl,
+    symbol_tree,
+)
 from reasoner.asp.translate import Translation
 
-__all__ = ["AtomSuperset", "GroundingBudget", "OverBudget", "Superset",
+__all__ = ["AtomSuperset", "GroundingBudget", "OverBudget", "PortableSuperset", "Superset",
            "compute_atom_superset", "compute_superset", "new_control"]
 
 
@@ -41,6 +47,29 @@ class Superset:
         """The move table every backend shares: (role number, role, move) of each move of
         a role in ``role_index`` (ASP text of a role -> its number), in superset order."""
         return [(role_index[str(r)], r, m) for r, m in self.moves if str(r) in role_index]
+
+    def portable(self) -> PortableSuperset:
+        """This superset as plain data, to send from a bounded child to its parent."""
+        return PortableSuperset(tuple(symbol_tree(f) for f in self.fluents),
+                                tuple((symbol_tree(r), symbol_tree(m)) for r, m in self.moves),
+                                self.atom_count, self.seconds)
+
+
+@dataclass(frozen=True)
+class PortableSuperset:
+    """A :class:`Superset` as plain data (see :data:`reasoner.asp.symbols.SymbolTree`)."""
+
+    fluents: tuple[SymbolTree, ...]
+    moves: tuple[tuple[SymbolTree, SymbolTree], ...]
+    atom_count: int
+    seconds: float
+
+    def superset(self) -> Superset:
+        """The superset again, in its order."""
+        return Superset(tuple(symbol_from_tree(f) for f in self.fluents),
+                        tuple((symbol_from_tree(r), symbol_from_tree(m))
+                              for r, m in self.moves),
+                        self.atom_count, self.seconds)
 
 
 # What the first demand-driven relaxed program may grow to before the next one is tried.

@@ -8,7 +8,12 @@ import clingo
 
 from reasoner.asp.encoding import relation_name
 
-__all__ = ["atom_to_gdl", "symbol_to_gdl"]
+__all__ = ["SymbolTree", "atom_to_gdl", "symbol_from_tree", "symbol_to_gdl", "symbol_tree"]
+
+# A clingo symbol as plain data that survives a pickle into another process (a symbol itself
+# pickles as a pointer into its own process's symbol table): a number is an int, a string
+# ("", text), a function (a tuple has the name "") (name, positive, arguments...).
+SymbolTree = int | tuple[object, ...]
 
 
 def _name(symbol: clingo.Symbol) -> str:
@@ -42,3 +47,30 @@ def atom_to_gdl(atom: clingo.Symbol,
     if not arguments:
         return name
     return "(" + " ".join([name, *(term(a) for a in arguments)]) + ")"
+
+
+def symbol_tree(symbol: clingo.Symbol) -> SymbolTree:
+    """``symbol`` as plain data (see :data:`SymbolTree`)."""
+    kind = symbol.type
+    if kind == clingo.SymbolType.Number:
+        return int(symbol.number)
+    if kind == clingo.SymbolType.String:
+        return ("", str(symbol.string))
+    if kind == clingo.SymbolType.Function:
+        return (str(symbol.name), bool(symbol.positive),
+                *(symbol_tree(argument) for argument in symbol.arguments))
+    raise ValueError(f"no plain form for the symbol {symbol}")
+
+
+def symbol_from_tree(tree: SymbolTree) -> clingo.Symbol:
+    """The symbol of :func:`symbol_tree`'s data, built without parsing any text."""
+    if isinstance(tree, int):
+        return clingo.Number(tree)
+    name = tree[0]
+    assert isinstance(name, str)
+    if not name and len(tree) == 2 and isinstance(tree[1], str):
+        return clingo.String(tree[1])
+    positive = tree[1]
+    assert isinstance(positive, bool)
+    return clingo.Function(name, [symbol_from_tree(a) for a in tree[2:]],  # type: ignore[arg-type]
+                           positive)

@@ -9,9 +9,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasoner.asp.superset import compute_superset
+from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
-from reasoner.engine.backend import Backend, StateMachine, build_machine, check_backend
+from reasoner.engine.backend import (
+    Backend,
+    BuiltMachine,
+    StateMachine,
+    build_machine,
+    check_backend,
+)
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.values import JointMove, Move, State, StateInfo, move_key
 from reasoner.engine.walk import Simulation
@@ -27,7 +33,7 @@ from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, validate
 from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
-__all__ = ["Game", "LoadStatistics"]
+__all__ = ["Game", "LoadStatistics", "ProbedLoad"]
 
 # A joint move written by a person: each role's move as a Move or as GDL text.
 MoveChoice = Mapping[str, Move | str]
@@ -35,7 +41,8 @@ MoveChoice = Mapping[str, Move | str]
 
 @dataclass(frozen=True)
 class LoadStatistics:
-    """Sizes and timings of one load (milliseconds)."""
+    """Sizes and timings of one load (milliseconds; a bounded load adds each stage's time in
+    its child to its time here)."""
 
     parse_ms: float
     validate_ms: float
@@ -55,6 +62,17 @@ class LoadStatistics:
     def total_ms(self) -> float:
         return (self.parse_ms + self.validate_ms + self.translate_ms + self.superset_ms
                 + self.ground_ms)
+
+
+@dataclass(frozen=True)
+class ProbedLoad:
+    """What a load in a bounded child sends back, so that the load in its parent repeats
+    none of the grounding: the statistics (with the backend "auto" settled for), the
+    relaxed superset and, where one was built, the network (plain data, both)."""
+
+    statistics: LoadStatistics
+    superset: PortableSuperset
+    network: Network | None
 
 
 class Game:
@@ -111,11 +129,12 @@ class Game:
                 connective's name inside a term, read as a function symbol; an old flat
                 ``(base cell 1 2)``, read as ``(base (cell 1 2))``), as the GDL
                 specification does; see :mod:`reasoner.gdl.validation`.
-            limits: Time and memory bounds for loading. The load is first tried in a
-                bounded child process (clingo's grounder cannot be interrupted), and only
-                a load that fits is repeated here, so a bound costs one extra load (less
-                where "auto" settled there for top-down or position: the load here takes
-                that backend without trying the network again).
+            limits: Time and memory bounds for loading. The load runs first in a
+                bounded child process (clingo's grounder cannot be interrupted); a load
+                that fits sends back its superset and network, so the load here grounds
+                nothing again (it reads, validates and translates the rules, and compiles
+                the network; where "auto" settled for top-down or position it takes that
+                backend straight away).
             backend: "clingo" (queries are clingo solves), "propnet" (a compiled
                 propositional network; refused with ResourceLimitError when it exceeds
                 its bounds), "position" (each position ground as it is asked, for games
@@ -133,10 +152,10 @@ class Game:
             ValueError: an unknown backend.
         """
         backend = check_backend(backend)
-        probed: LoadStatistics | None = None
+        probed: ProbedLoad | None = None
         if limits is not None:
             try:
-                probed = run_bounded(_probe_load, (text, case_sensitive, strict, backend),
+                probed = run_bounded(probe_load, (text, case_sensitive, strict, backend),
                                      limits)
             except ResourceLimitError as error:
                 from reasoner.engine.overrun import explain_overrun
@@ -154,43 +173,17 @@ class Game:
                          strict: bool = False, parse_ms: float = 0.0,
                          backend: Backend | str = Backend.AUTO,
                          network_bounds: NetworkBounds | None = None,
-                         probed: LoadStatistics | None = None) -> Game:
+                         probed: ProbedLoad | None = None) -> Game:
         """Validate, translate and ground an already parsed game (see :meth:`from_gdl`);
         ``network_bounds`` replace the network's own bounds ("propnet") or auto's
-        (:data:`reasoner.engine.backend.AUTO_BOUNDS`). ``probed``: the statistics of the
-        same load in a bounded child; where "auto" settled there for a backend without a
-        network, this load takes it straight away (the network's tries, up to 20 s, are
-        not made twice) and keeps the child's reason."""
-        settled = probed if (probed is not None and check_backend(backend) == Backend.AUTO
-                             and probed.backend in (Backend.TOPDOWN, Backend.POSITION)) else None
-        if settled is not None:
-            backend = settled.backend
-        t1 = time.perf_counter()
-        found = validate(description, strict=strict)
-        t2 = time.perf_counter()
-        translation = translate(description)
-        t3 = time.perf_counter()
-        superset = compute_superset(translation)
-        t4 = time.perf_counter()
-        built = build_machine(
-            translation, superset, description.roles, backend,
-            check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
-            bounds=network_bounds, description=description,
-        )
-        machine = built.machine
-        t5 = time.perf_counter()
-        statistics = LoadStatistics(
-            parse_ms=parse_ms, validate_ms=(t2 - t1) * 1e3,
-            translate_ms=(t3 - t2) * 1e3, superset_ms=(t4 - t3) * 1e3,
-            ground_ms=(t5 - t4) * 1e3, fluents=len(machine.fluent_texts),
-            moves=len(machine.move_texts), rules=translation.flat_rule_count,
-            ground_atoms=machine.ground_atom_count, backend=built.backend,
-            backend_note=settled.backend_note if settled else built.note,
-            network_ms=settled.network_ms if settled else built.network_ms,
-            network=built.network.size if built.network is not None else None,
-        )
-        return cls(description, translation, machine, tuple(map(str, found)), statistics,
-                   case_sensitive)
+        (:data:`reasoner.engine.backend.AUTO_BOUNDS`). ``probed``: the same load done in a
+        bounded child (with the same backend and reading); its superset and network are
+        taken instead of grounding again, and where "auto" settled there for a backend
+        without a network, this load takes it straight away and keeps the child's
+        reason."""
+        loaded = _load(description, strict, check_backend(backend), network_bounds, probed)
+        return cls(description, loaded.translation, loaded.built.machine, loaded.warnings,
+                   loaded.statistics(parse_ms, probed), case_sensitive)
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
@@ -438,7 +431,80 @@ class Game:
                 f"moves={len(self._moves)} backend={self.backend}>")
 
 
-def _probe_load(text: str, case_sensitive: bool, strict: bool,
-                backend: Backend) -> LoadStatistics:
-    return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict,
-                         backend=backend).statistics
+@dataclass(frozen=True)
+class _Loaded:
+    """The parts of a load, before they become a :class:`Game`."""
+
+    warnings: tuple[str, ...]
+    translation: Translation
+    superset: Superset
+    built: BuiltMachine
+    milliseconds: tuple[float, float, float, float]  # validate, translate, superset, ground
+
+    def statistics(self, parse_ms: float, probed: ProbedLoad | None) -> LoadStatistics:
+        machine = self.built.machine
+        network = self.built.network
+        validate_ms, translate_ms, superset_ms, ground_ms = self.milliseconds
+        settled = probed.statistics if probed else None  # keeps the child's reasons
+        if settled:  # each stage's time is what it took in the child and here
+            parse_ms += settled.parse_ms
+            validate_ms += settled.validate_ms
+            translate_ms += settled.translate_ms
+            superset_ms += settled.superset_ms
+            ground_ms += settled.ground_ms
+        return LoadStatistics(
+            parse_ms=parse_ms, validate_ms=validate_ms, translate_ms=translate_ms,
+            superset_ms=superset_ms, ground_ms=ground_ms, fluents=len(machine.fluent_texts),
+            moves=len(machine.move_texts), rules=self.translation.flat_rule_count,
+            ground_atoms=machine.ground_atom_count, backend=self.built.backend,
+            backend_note=settled.backend_note if settled else self.built.note,
+            network_ms=settled.network_ms if settled else self.built.network_ms,
+            network=network.size if network is not None else None)
+
+
+def _load(description: GameDescription, strict: bool, backend: Backend,
+          network_bounds: NetworkBounds | None, probed: ProbedLoad | None) -> _Loaded:
+    """Validate, translate and ground (see :meth:`Game.from_description`)."""
+    t1 = time.perf_counter()
+    found = validate(description, strict=strict)
+    t2 = time.perf_counter()
+    translation = translate(description)
+    t3 = time.perf_counter()
+    superset = probed.superset.superset() if probed else compute_superset(translation)
+    t4 = time.perf_counter()
+    built = _probed_machine(probed, backend) if probed else None
+    if built is None:
+        if (probed and backend == Backend.AUTO
+                and probed.statistics.backend in (Backend.TOPDOWN, Backend.POSITION)):
+            backend = probed.statistics.backend  # the network is not tried twice
+        built = build_machine(
+            translation, superset, description.roles, backend,
+            check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
+            bounds=network_bounds, description=description)
+    t5 = time.perf_counter()
+    return _Loaded(tuple(map(str, found)), translation, superset, built,
+                   ((t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3))
+
+
+def probe_load(text: str, case_sensitive: bool, strict: bool,
+               backend: Backend | str) -> ProbedLoad:
+    """Load a game (in a bounded child) and return what its parent needs to load it again
+    without grounding (see :class:`ProbedLoad`)."""
+    t0 = time.perf_counter()
+    description = parse_gdl(text, case_sensitive=case_sensitive)
+    parse_ms = (time.perf_counter() - t0) * 1e3
+    loaded = _load(description, strict, check_backend(backend), None, None)
+    return ProbedLoad(loaded.statistics(parse_ms, None), loaded.superset.portable(),
+                      loaded.built.network)
+
+
+def _probed_machine(probed: ProbedLoad, backend: Backend) -> BuiltMachine | None:
+    """The machine of a probed load that can be had without grounding: the child's network,
+    compiled here (None where the child built none)."""
+    network = probed.network
+    if network is None or backend not in (Backend.AUTO, Backend.PROPNET):
+        return None
+    from reasoner.propnet.machine import PropnetMachine
+
+    return BuiltMachine(PropnetMachine(network), Backend.PROPNET,
+                        probed.statistics.backend_note, probed.statistics.network_ms)

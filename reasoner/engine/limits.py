@@ -83,6 +83,8 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
         outcome = ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
     try:
         connection.send_bytes(pickle.dumps(outcome))
+    except MemoryError:  # the answer (a large network, say) does not fit beside the work
+        connection.send_bytes(pickle.dumps(("memory", None)))
     except BaseException:
         connection.send_bytes(pickle.dumps(("crash", "result could not be sent back")))
     finally:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reasoner.engine.backend import check_backend
-from reasoner.engine.game import Game, LoadStatistics
+from reasoner.engine.game import Game, ProbedLoad, probe_load
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
 from reasoner.errors import ResourceLimitError, UnknownGameError
@@ -54,14 +54,6 @@ def game_id(canonical_gdl: str, case_sensitive: bool, strict: bool = False,
     digest.update(f"gdl-reasoner/v1 {options}\n".encode())
     digest.update(canonical_gdl.encode("utf-8"))
     return digest.hexdigest()
-
-
-def _bounded_probe(text: str, case_sensitive: bool, strict: bool,
-                   backend: str) -> LoadStatistics:
-    """Load in a child process under the limits: the parent learns that it fits, and which
-    backend "auto" settled for (see :meth:`Game.from_description`)."""
-    return Game.from_gdl(text, case_sensitive=case_sensitive, strict=strict,
-                         backend=backend).statistics
 
 
 class GameRegistry:
@@ -107,10 +99,10 @@ class GameRegistry:
                     found = self._touch(ident)
                     if found is not None:
                         return found, True
-                probed: LoadStatistics | None = None
+                probed: ProbedLoad | None = None
                 try:
                     if self._limits is not None:  # unbounded, the load below is the one
-                        probed = self.bounded(_bounded_probe,
+                        probed = self.bounded(probe_load,
                                               (text, case_sensitive, strict, backend),
                                               seconds, check=check)
                 except ResourceLimitError as error:
