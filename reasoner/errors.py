@@ -153,6 +153,7 @@ class Bound(StrEnum):
     TIME = "time"
     MEMORY = "memory"
     SIZE = "size"
+    CONCURRENCY = "concurrency"  # the server's slots for heavy calls are all taken
 
 
 class ResourceLimitError(ReasonerError):

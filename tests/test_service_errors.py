@@ -357,7 +357,7 @@ def test_expand_with_too_many_children_is_resource_exhausted(srv: Server) -> Non
     details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Expand,
                            pb.ExpandRequest(game_id=game.game_id,
                                             state=initial_state(srv, game)))
-    assert details == ("the state has 125000 joint moves; Expand returns at most 100000 "
+    assert details == ("the state has 125,000 joint moves; Expand returns at most 100,000 "
                        "(use Query and Next)")
 
 
@@ -540,7 +540,7 @@ def test_client_gdl_error_keeps_position(client: ReasonerClient) -> None:
 def test_client_resource_limit_error(client: ReasonerClient) -> None:
     """An Expand over the children limit arrives as ResourceLimitError."""
     game = client.load_game(WIDE)
-    with pytest.raises(ResourceLimitError, match="125000 joint moves"):
+    with pytest.raises(ResourceLimitError, match="125,000 joint moves"):
         game.expand(game.initial_state())
 
 

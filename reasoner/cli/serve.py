@@ -17,7 +17,14 @@ def register(commands: Commands) -> None:
     p.add_argument("--port", type=int, default=50051, help="0 picks a free port")
     p.add_argument("--games", default=_bundled_games(),
                    help="folder of .kif files to preload (default: the bundled games)")
-    p.add_argument("--max-games", type=int, default=64, help="size of the game cache")
+    p.add_argument("--max-games", type=int, default=64,
+                   help="size of the game cache in games")
+    p.add_argument("--cache-mb", type=int, default=4096,
+                   help="size of the game cache in MiB (games weighed by their estimated "
+                        "memory); least recently used games are evicted past either size")
+    p.add_argument("--max-heavy", type=int, default=2,
+                   help="loads and groundings that run at once, on threads of their own; "
+                        "as many more wait, one more is refused with RESOURCE_EXHAUSTED")
     p.add_argument("--workers", type=int, default=8, help="threads serving requests")
     p.add_argument("--max-message-mb", type=int, default=16,
                    help="largest request or response in MiB")
@@ -44,7 +51,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         serve(args.host, args.port, games=games, max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
-              max_concurrent_rpcs=args.max_concurrent_rpcs)
+              max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
+              max_heavy=args.max_heavy)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return EXIT_OK

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -357,12 +357,19 @@ class Game:
             raise ResourceLimitError(f"the state has {count} joint moves; Expand returns at "
                                      f"most {max_children} (use Query and Next)", bound="size")
         children = []
-        for joint in itertools.product(*info.legal):
-            successor, following = self.step(state, joint, check_legal=False)
-            children.append((joint, successor, following))
+        for child in self.children(state, info):
+            children.append(child)
             if check is not None and len(children) % 256 == 0:
                 check()
         return info, children
+
+    def children(self, state: State, info: StateInfo
+                 ) -> Iterator[tuple[tuple[int, ...], State, StateInfo]]:
+        """Every legal joint move (ids) of ``state`` (whose answers are ``info``) with its
+        successor and the successor's answers, one at a time."""
+        for joint in itertools.product(*info.legal):
+            successor, following = self.step(state, joint, check_legal=False)
+            yield joint, successor, following
 
     def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:

@@ -41,6 +41,9 @@ class Limits:
     start_method: str = "fork"
 
 
+# How much lower a child's scheduling priority is than its parent's: a server's threads that
+# answer queries come first when grounding children fill the cores.
+CHILD_NICENESS = 5
 # How often a waiting parent calls its check (see run_bounded).
 CHECK_SECONDS = 0.1
 # CPU seconds a child may use beyond its wall-clock bound before the kernel stops it: the
@@ -72,6 +75,7 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
     try:
         alive_there.close()  # the copy of the parent's end that a fork or a pickle made
         _die_with_parent(alive, seconds)
+        os.nice(CHILD_NICENESS)
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         outcome: tuple[str, Any] = ("ok", func(*args))

@@ -19,7 +19,8 @@ from grpc_reflection.v1alpha import reflection
 from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
-from reasoner.server.registry import GameRegistry
+from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
+from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
 from reasoner.server.service import ReasonerService
 from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
@@ -91,14 +92,18 @@ def create_server(
     max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
     limits: Limits | None = DEFAULT_LIMITS,
     heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
+    cache_mb: int = DEFAULT_CACHE_BYTES // 2**20,
+    max_heavy: int = DEFAULT_HEAVY,
 ) -> tuple[grpc.Server, int, GameRegistry]:
     """Build and start a server; returns it, the bound port and its game registry.
 
     Args:
         address: host:port to bind; port 0 picks a free port.
         games: A folder of ``.kif`` files to preload.
-        max_games: Size of the game cache (least recently used games are evicted).
-        workers: Threads serving requests.
+        max_games: Size of the game cache in games (least recently used games are
+            evicted past it or past ``cache_mb``).
+        workers: Threads answering requests; heavy calls have threads of their own
+            besides (see ``max_heavy``).
         max_message_mb: Largest request or response in MiB (larger: RESOURCE_EXHAUSTED).
         max_concurrent_rpcs: Calls in progress or queued for a thread at once; one more
             is refused at once with RESOURCE_EXHAUSTED instead of waiting behind them.
@@ -107,19 +112,27 @@ def create_server(
             needs Python's `if __name__ == "__main__":` guard (multiprocessing's rule).
         heuristic_bounds: How large a game's relaxed view may get (Evaluate answers
             RESOURCE_EXHAUSTED beyond it).
+        cache_mb: Size of the game cache in MiB (games weighed by their estimated
+            memory, with the answers kept for them).
+        max_heavy: Loads and groundings (LoadGame of a game not cached, Translate,
+            Supersets, RelaxedLayers, Instantiate) that run at once; as many more wait,
+            and one more is refused with RESOURCE_EXHAUSTED.
     """
-    registry = GameRegistry(max_games=max_games, limits=limits)
+    registry = GameRegistry(max_games=max_games, limits=limits,
+                            max_bytes=cache_mb * 2**20)
+    gate = HeavyGate(max_heavy)
     if games is not None:
         preload(registry, games)
     size = max_message_mb * 1024 * 1024
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reasoner"),
+        futures.ThreadPoolExecutor(max_workers=workers + gate.threads,
+                                   thread_name_prefix="reasoner"),
         maximum_concurrent_rpcs=max_concurrent_rpcs,
         options=[("grpc.max_receive_message_length", size),
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
     )
-    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size)
+    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size, gate=gate)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -137,11 +150,13 @@ def create_server(
 
 def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = None,
           max_games: int = 64, workers: int = 8, max_message_mb: int = 16,
-          max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS) -> None:
+          max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
+          cache_mb: int = DEFAULT_CACHE_BYTES // 2**20, max_heavy: int = DEFAULT_HEAVY) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
     server, bound, registry = create_server(
         f"{host}:{port}", games=games, max_games=max_games, workers=workers,
-        max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs)
+        max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs,
+        cache_mb=cache_mb, max_heavy=max_heavy)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
              len(registry.ids()))
     stopping = threading.Event()

@@ -2,9 +2,11 @@
 
 A game's id is the SHA-256 of its canonical GDL (parsed and printed back, so layout,
 comments and, when reading case-insensitively, letter case do not matter) together with the
-load options. Loading is therefore idempotent, and any replica computes the same id. When
-the cache is full the least recently used game is evicted; a client that still has the
-text simply loads it again.
+load options. Loading is therefore idempotent, and any replica computes the same id. The
+cache is bounded in games and in bytes (each game weighed by
+:func:`reasoner.server.footprint.estimated_bytes`, plus what the service keeps for it, such
+as its built answer); past either bound the least recently used games are evicted, and a
+client that still has the text simply loads it again.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,18 +28,27 @@ from reasoner.engine.overrun import explain_overrun
 from reasoner.errors import ResourceLimitError, UnknownGameError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
+from reasoner.gdl.syntax import GameDescription
+from reasoner.server.footprint import estimated_bytes
 
-__all__ = ["GameRegistry", "LoadedGame", "game_id"]
+__all__ = ["DEFAULT_CACHE_BYTES", "GameRegistry", "LoadedGame", "game_id"]
 
 T = TypeVar("T")
 
 
+# How often a load waiting for the same game's load elsewhere asks whether it still lives.
+_WAIT_SECONDS = 0.1
+# The default bound of the cache in bytes (``serve --cache-mb``).
+DEFAULT_CACHE_BYTES = 4096 * 2**20
+
+
 @dataclass(frozen=True)
 class LoadedGame:
-    """A game in the registry."""
+    """A game in the registry, with its estimated bytes."""
 
     id: str
     game: Game
+    bytes: int = 0
 
 
 def game_id(canonical_gdl: str, case_sensitive: bool, strict: bool = False,
@@ -59,28 +71,35 @@ def game_id(canonical_gdl: str, case_sensitive: bool, strict: bool = False,
 class GameRegistry:
     """Thread-safe LRU cache of loaded games."""
 
-    def __init__(self, max_games: int = 64, limits: Limits | None = None) -> None:
+    def __init__(self, max_games: int = 64, limits: Limits | None = None,
+                 max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self._max_games = max(1, max_games)
+        self._max_bytes = max(1, max_bytes)
         self._limits = limits
         self._games: OrderedDict[str, LoadedGame] = OrderedDict()
+        self._extra: dict[str, int] = {}  # bytes the service keeps beside a game
         self._lock = threading.Lock()
         # One lock per id being loaded, so that concurrent loads of one game ground it once.
         self._loading: dict[str, threading.Lock] = {}
 
     def load(self, text: str, *, case_sensitive: bool = False, strict: bool = False,
              seconds: float | None = None, backend: str = "auto",
-             check: Callable[[], None] | None = None) -> tuple[LoadedGame, bool]:
+             check: Callable[[], None] | None = None,
+             admit: Callable[[], AbstractContextManager[None]] | None = None
+             ) -> tuple[LoadedGame, bool]:
         """Load a game (or find it loaded); returns it and whether it was already loaded.
 
         ``seconds`` shortens the time bound for this load (a request's deadline); ``check``
         is called while the bounded load runs and may raise to stop it (a cancelled
-        request: the child is killed at once); ``strict``
+        request: the child is killed at once); ``admit`` is entered around a load that is
+        not cached (a slot of :class:`reasoner.server.admission.HeavyGate`); ``strict``
         refuses what the default reading takes with a warning (see :meth:`Game.from_gdl`).
 
         Raises:
             GdlError: the text is not valid GDL.
-            ResourceLimitError: grounding exceeded the registry's limits, or the "propnet"
-                backend was asked for and the network exceeds its bounds.
+            ResourceLimitError: grounding exceeded the registry's limits, the game alone
+                would take more than the cache's bytes, or the "propnet" backend was asked
+                for and the network exceeds its bounds.
             ValueError: an unknown backend.
         """
         check_backend(backend)
@@ -93,40 +112,61 @@ class GameRegistry:
             if found is not None:
                 return found, True
             gate = self._loading.setdefault(ident, threading.Lock())
+        waited = time.monotonic()
         try:
-            with gate:
+            while not gate.acquire(timeout=_WAIT_SECONDS):  # the same game's load, elsewhere
+                if check is not None:
+                    check()
+            try:
                 with self._lock:
                     found = self._touch(ident)
                     if found is not None:
                         return found, True
-                probed: ProbedLoad | None = None
-                try:
-                    if self._limits is not None:  # unbounded, the load below is the one
-                        probed = self.bounded(probe_load,
-                                              (text, case_sensitive, strict, backend),
-                                              seconds, check=check)
-                except ResourceLimitError as error:
-                    # Name the relation that grew, unless the bound was the request's own
-                    # deadline, which has then passed.
-                    limits = self._limits
-                    if limits is None or (seconds is not None and seconds < limits.seconds):
-                        raise
-                    raise explain_overrun(error, text, limits,
-                                          case_sensitive=case_sensitive) from None
-                game = Game.from_description(description, case_sensitive=case_sensitive,
-                                             strict=strict, parse_ms=parse_ms,
-                                             backend=backend,
-                                             probed=probed)
-                loaded = LoadedGame(ident, game)
-                with self._lock:
-                    self._games[ident] = loaded
-                    self._games.move_to_end(ident)
-                    while len(self._games) > self._max_games:
-                        self._games.popitem(last=False)
-                return loaded, False
+                with admit() if admit is not None else nullcontext():
+                    if seconds is not None:  # what the waits left of it
+                        seconds -= time.monotonic() - waited
+                    return self._load(ident, description, text, case_sensitive, strict,
+                                      seconds, backend, check, parse_ms)
+            finally:
+                gate.release()
         finally:
             with self._lock:
                 self._loading.pop(ident, None)
+
+    def _load(self, ident: str, description: GameDescription, text: str,
+              case_sensitive: bool, strict: bool, seconds: float | None, backend: str,
+              check: Callable[[], None] | None, parse_ms: float) -> tuple[LoadedGame, bool]:
+        """The load that the cache did not have (see :meth:`load`)."""
+        probed: ProbedLoad | None = None
+        try:
+            if self._limits is not None:  # unbounded, the load below is the one
+                probed = self.bounded(probe_load,
+                                      (text, case_sensitive, strict, backend),
+                                      seconds, check=check)
+        except ResourceLimitError as error:
+            # Name the relation that grew, unless the bound was the request's own
+            # deadline, which has then passed.
+            limits = self._limits
+            if limits is None or (seconds is not None and seconds < limits.seconds):
+                raise
+            raise explain_overrun(error, text, limits,
+                                  case_sensitive=case_sensitive) from None
+        game = Game.from_description(description, case_sensitive=case_sensitive,
+                                     strict=strict, parse_ms=parse_ms,
+                                     backend=backend,
+                                     probed=probed)
+        weight = estimated_bytes(game, len(text))
+        if weight > self._max_bytes:
+            raise ResourceLimitError(
+                f"the game would take about {weight / 2**20:,.0f} MiB of memory, "
+                f"more than the game cache's {self._max_bytes / 2**20:,.0f} MiB "
+                "(serve --cache-mb)", "memory")
+        loaded = LoadedGame(ident, game, weight)
+        with self._lock:
+            self._games[ident] = loaded
+            self._games.move_to_end(ident)
+            self._shrink()
+        return loaded, False
 
     def bounded(self, func: Callable[..., T], args: tuple[Any, ...],
                 seconds: float | None = None,
@@ -157,6 +197,36 @@ class GameRegistry:
         """Ids of the loaded games, least recently used first."""
         with self._lock:
             return list(self._games)
+
+    def held_bytes(self) -> int:
+        """The estimated bytes of the games held, with what the service keeps for them."""
+        with self._lock:
+            return self._held()
+
+    def keep_beside(self, ident: str, size: int) -> None:
+        """Count ``size`` more bytes against the game ``ident`` (an answer the service
+        keeps for it), evicting others where the cache is then over its bytes."""
+        with self._lock:
+            if ident in self._games:
+                self._extra[ident] = self._extra.get(ident, 0) + size
+                self._shrink()
+
+    def evict(self, ident: str) -> None:
+        """Drop a game (one whose answer could not be sent, say); unknown ids are fine."""
+        with self._lock:
+            self._games.pop(ident, None)
+            self._extra.pop(ident, None)
+
+    def _held(self) -> int:
+        return sum(g.bytes for g in self._games.values()) + sum(self._extra.values())
+
+    def _shrink(self) -> None:
+        """Evict the least recently used games past either bound, never the newest one.
+        (A game in use by a request stays alive for it; its memory goes with the last.)"""
+        while len(self._games) > 1 and (len(self._games) > self._max_games
+                                        or self._held() > self._max_bytes):
+            ident, _ = self._games.popitem(last=False)
+            self._extra.pop(ident, None)
 
     def _touch(self, ident: str) -> LoadedGame | None:
         found = self._games.get(ident)

@@ -31,6 +31,7 @@ from reasoner.instantiate.ground_game import (
 )
 from reasoner.instantiate.layers import description_layers as layers
 from reasoner.instantiate.supersets import description_supersets
+from reasoner.server.admission import HeavyGate
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.v1 import reasoner_pb2 as pb
@@ -40,6 +41,7 @@ __all__ = ["ReasonerService"]
 
 log = logging.getLogger("gdl-reasoner")
 
+T = TypeVar("T")
 Request = TypeVar("Request")
 Response = TypeVar("Response")
 Handler = Callable[[Any, Request, grpc.ServicerContext], Response]
@@ -78,6 +80,16 @@ def _instantiation(description: GameDescription, inline_aux: bool,
     """The work of Instantiate, run in a bounded child."""
     found = instantiate_description(description, inline_aux=inline_aux or gddl)
     return found, description_gddl(description, "game") if gddl else None
+
+
+def _translation(text: str, case_sensitive: bool, strict: bool,
+                 relaxed: bool) -> tuple[str, str, list[str]]:
+    """The work of Translate, run in a bounded child: the programs and the warnings."""
+    description = parse_gdl(text, case_sensitive=case_sensitive)
+    warnings = validate(description, strict=strict)  # as LoadGame reads
+    translation = translate(description)
+    return (translation.game_program, translation.relaxed_program if relaxed else "",
+            [str(w) for w in warnings])
 
 
 def _state_message(state: State) -> pb.State:
@@ -136,8 +148,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
 
     def __init__(self, registry: GameRegistry,
                  heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
-                 max_message_bytes: int = 16 * 1024 * 1024) -> None:
+                 max_message_bytes: int = 16 * 1024 * 1024,
+                 gate: HeavyGate | None = None) -> None:
         self._registry = registry
+        self._gate = gate or HeavyGate()
         self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
@@ -149,11 +163,37 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         message = self._game_messages.get(loaded.id)
         if message is None:
             message = _game_message(loaded)
+            size = message.ByteSize()
+            if size > self._answer_bytes:
+                # No client could ever be sent this game: it is not kept either.
+                self._registry.evict(loaded.id)
+                game = loaded.game
+                raise ResourceLimitError(
+                    f"the game's tables ({len(game.fluents):,} fluents and "
+                    f"{len(game.all_moves):,} moves) take {size / 2**20:,.1f} MiB, more "
+                    f"than an answer may ({self._max_message_bytes / 2**20:,.0f} MiB, serve "
+                    "--max-message-mb)", "size")
             # Keep the built messages of the games the registry still holds, and this one.
             live = set(self._registry.ids())
             self._game_messages = {k: v for k, v in self._game_messages.items() if k in live}
             self._game_messages[loaded.id] = message
+            self._registry.keep_beside(loaded.id, size)
         return message
+
+    @property
+    def _answer_bytes(self) -> int:
+        """The most bytes an answer's message may have (a little under the transport's
+        bound, which also counts the frame)."""
+        return self._max_message_bytes - 1024
+
+    def _fits(self, message: Any, what: str) -> None:
+        """Refuse an answer that is too large to send, naming what made it so."""
+        size = message.ByteSize()
+        if size > self._answer_bytes:
+            raise ResourceLimitError(
+                f"{what} takes {size / 2**20:,.1f} MiB, more than an answer may "
+                f"({self._max_message_bytes / 2**20:,.0f} MiB, serve --max-message-mb)",
+                "size")
 
     @_rpc
     def LoadGame(self, request: pb.LoadGameRequest,
@@ -165,10 +205,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"{', '.join(BACKENDS)}")
         # The default reading takes what it can read unambiguously, with warnings (see
         # reasoner.gdl.validation); options.lenient, which asked for it, is that default now.
+        def check() -> None:
+            _check_time(context)
+
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
             strict=request.options.strict, seconds=context.time_remaining(), backend=backend,
-            check=lambda: _check_time(context))
+            check=check, admit=lambda: self._gate.admit("LoadGame", check))
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
@@ -205,11 +248,19 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
                                f"{len(request.joint_moves):,}")
         check = request.check_legal if request.HasField("check_legal") else True
-        successors = []
+        successors: list[pb.Successor] = []
+        size = 0
         for joint in request.joint_moves:
             following, info = game.step(state, tuple(joint.moves), check_legal=check)
-            successors.append(pb.Successor(state=_state_message(following),
-                                           info=_info_message(info)))
+            successor = pb.Successor(state=_state_message(following), info=_info_message(info))
+            size += successor.ByteSize() + 4  # with its tag and length
+            if size > self._answer_bytes:
+                raise ResourceLimitError(
+                    f"the successors of the first {len(successors) + 1:,} of "
+                    f"{len(request.joint_moves):,} joint moves take more than an answer may "
+                    f"({self._max_message_bytes / 2**20:,.0f} MiB): ask for fewer at once",
+                    "size")
+            successors.append(successor)
             if len(successors) % 256 == 0:
                 _check_time(context)
         return pb.NextResponse(successors=successors)
@@ -219,13 +270,39 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                context: grpc.ServicerContext) -> pb.ExpandResponse:
         game = self._registry.get(request.game_id).game
         state = _state(game, request.state)
-        info, found = game.expand(state, max_children=MAX_EXPAND_CHILDREN,
-                                  check=lambda: _check_time(context))
-        children = [pb.Child(joint_move=pb.JointMove(moves=joint),
+        info = game.info(state)
+        count = math.prod(len(legal) for legal in info.legal)
+        if count > MAX_EXPAND_CHILDREN:
+            raise ResourceLimitError(f"the state has {count:,} joint moves; Expand returns "
+                                     f"at most {MAX_EXPAND_CHILDREN:,} (use Query and Next)",
+                                     "size")
+        # Refused before any work where children the size of this state would not fit.
+        head = pb.ExpandResponse(info=_info_message(info))
+        like = pb.Child(joint_move=pb.JointMove(moves=[0] * len(game.roles)),
+                        successor=pb.Successor(state=_state_message(state), info=head.info))
+        estimate = head.ByteSize() + count * (like.ByteSize() + 4)
+        if estimate > self._answer_bytes:
+            raise ResourceLimitError(
+                f"the state's {count:,} children would take about {estimate / 2**20:,.0f} "
+                f"MiB, more than an answer may ({self._max_message_bytes / 2**20:,.0f} MiB): "
+                "use Query and Next", "size")
+        children: list[pb.Child] = []
+        size = head.ByteSize()
+        for joint, following, child_info in game.children(state, info):
+            child = pb.Child(joint_move=pb.JointMove(moves=joint),
                              successor=pb.Successor(state=_state_message(following),
                                                     info=_info_message(child_info)))
-                    for joint, following, child_info in found]
-        return pb.ExpandResponse(info=_info_message(info), children=children)
+            size += child.ByteSize() + 4
+            if size > self._answer_bytes:
+                raise ResourceLimitError(
+                    f"the first {len(children) + 1:,} of the state's {count:,} children "
+                    f"take more than an answer may ({self._max_message_bytes / 2**20:,.0f} "
+                    "MiB): use Query and Next", "size")
+            children.append(child)
+            if len(children) % 256 == 0:
+                _check_time(context)
+        head.children.extend(children)
+        return head
 
     @_rpc
     def Simulate(self, request: pb.SimulateRequest,
@@ -269,8 +346,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                        terminal=terminal, trajectory=[pb.JointMove(moves=j) for j in path])
             for goals, length, terminal, path in zip(run.goals, run.lengths, run.terminal,
                                                      trajectories, strict=True)]
-        return pb.SimulateResponse(playouts=playouts, updates=run.updates,
-                                   elapsed_ms=elapsed_ms)
+        response = pb.SimulateResponse(playouts=playouts, updates=run.updates,
+                                       elapsed_ms=elapsed_ms)
+        self._fits(response, f"the answer of {request.playouts:,} playouts")
+        return response
 
     @_rpc
     def Supersets(self, request: pb.SupersetsRequest,
@@ -279,15 +358,17 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         cached = self._supersets.get(loaded.id)
         if cached is not None:
             return cached
-        found = self._registry.bounded(description_supersets, (loaded.game.description,),
-                                       seconds=context.time_remaining())
+        found = self._heavy(context, "Supersets", description_supersets,
+                            (loaded.game.description,))
         response = pb.SupersetsResponse(
             relations=[pb.RelationAtoms(name=name, arity=arity, atoms=atoms)
                        for (name, arity), atoms in found.atoms.items()],
             size=found.size, elapsed_ms=found.seconds * 1e3)
+        self._fits(response, f"the supersets' {found.size:,} atoms")
         live = set(self._registry.ids())
         self._supersets = {k: v for k, v in self._supersets.items() if k in live}
         self._supersets[loaded.id] = response
+        self._registry.keep_beside(loaded.id, response.ByteSize())
         return response
 
     @_rpc
@@ -295,9 +376,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                       context: grpc.ServicerContext) -> pb.RelaxedLayersResponse:
         game = self._registry.get(request.game_id).game
         state = _state(game, request.state) if request.HasField("state") else game.initial_state
-        found = self._registry.bounded(layers, (game.description, state.fluents,
-                                                request.max_layers or 100),
-                                       seconds=context.time_remaining())
+        found = self._heavy(context, "RelaxedLayers", layers,
+                            (game.description, state.fluents, request.max_layers or 100))
         fluent_ids = {text: i for i, text in enumerate(game.fluents)}
         move_ids = {(m.role, m.text): m.id for m in game.all_moves}
         return pb.RelaxedLayersResponse(
@@ -311,9 +391,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Instantiate(self, request: pb.InstantiateRequest,
                     context: grpc.ServicerContext) -> pb.InstantiateResponse:
         game = self._registry.get(request.game_id).game
-        found, gddl = self._registry.bounded(
-            _instantiation, (game.description, request.inline_aux, request.gddl),
-            seconds=context.time_remaining())
+        found, gddl = self._heavy(context, "Instantiate", _instantiation,
+                                  (game.description, request.inline_aux, request.gddl))
         s = found.statistics
         response = pb.InstantiateResponse(
             gdl=found.gdl(), statistics=pb.InstantiationStatistics(
@@ -324,18 +403,31 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             response.gddl.CopyFrom(pb.GddlFiles(
                 domain=gddl.domain, problem=gddl.problem, partition=gddl.partition,
                 multi_actions=gddl.multi_actions, names=gddl.names))
+        self._fits(response, f"the instantiated game ({s.rules:,} rules)")
         return response
 
     @_rpc
     def Translate(self, request: pb.TranslateRequest,
                   context: grpc.ServicerContext) -> pb.TranslateResponse:
-        description = parse_gdl(request.gdl, case_sensitive=request.options.case_sensitive)
-        warnings = validate(description, strict=request.options.strict)  # as LoadGame reads
-        translation = translate(description)
-        return pb.TranslateResponse(
-            program=translation.game_program,
-            relaxed_program=translation.relaxed_program if request.relaxed else "",
-            warnings=[str(w) for w in warnings])
+        program, relaxed, warnings = self._heavy(
+            context, "Translate", _translation,
+            (request.gdl, request.options.case_sensitive, request.options.strict,
+             request.relaxed))
+        response = pb.TranslateResponse(program=program, relaxed_program=relaxed,
+                                        warnings=warnings)
+        self._fits(response, "the translated program")
+        return response
+
+    def _heavy(self, context: grpc.ServicerContext, what: str, func: Callable[..., T],
+               args: tuple[Any, ...]) -> T:
+        """Run grounding work for the call ``what`` in a slot of the heavy gate, in a
+        bounded child that dies when the request's deadline passes or it is cancelled."""
+        def check() -> None:
+            _check_time(context)
+
+        with self._gate.admit(what, check):
+            return self._registry.bounded(func, args, seconds=context.time_remaining(),
+                                          check=check)
 
     def _game_heuristics(self, loaded: LoadedGame) -> GameHeuristics:
         """The heuristics of a loaded game, built on first use (and dropped with the game)."""

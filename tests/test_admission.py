@@ -1,0 +1,196 @@
+"""Memory in bytes and admission: the game cache is bounded by estimated bytes as well as by
+count, an answer that could never be sent is refused before it is kept, and heavy calls
+(loads, groundings) run a few at a time on threads of their own, queued or refused with
+RESOURCE_EXHAUSTED, while short queries go on being answered."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+import pytest
+
+from reasoner.engine.game import Game
+from reasoner.errors import ResourceLimitError
+from reasoner.server.admission import HeavyGate
+from reasoner.server.app import DEFAULT_LIMITS
+from reasoner.server.footprint import estimated_bytes
+from reasoner.server.registry import GameRegistry
+from reasoner.v1 import reasoner_pb2 as pb
+from tests.conftest import CORPUS, GAMES
+from tests.service_support import CALL_TIMEOUT, expect_error, running_server
+
+
+def text_of(name: str) -> str:
+    return (GAMES / f"{name}.kif").read_text()
+
+
+def weight(name: str) -> int:
+    return estimated_bytes(Game.from_gdl(text_of(name)), len(text_of(name)))
+
+
+def test_the_cache_evicts_the_least_recently_used_past_its_bytes() -> None:
+    """With room in bytes for breakthrough and connect four but not tic-tac-toe too, loading
+    all three keeps the two most recent, and the bytes held stay within the bound."""
+    room = weight("breakthrough") + weight("connectfour")
+    registry = GameRegistry(max_games=64, max_bytes=room)
+    loaded = [registry.load(text_of(name))[0].id
+              for name in ("tictactoe", "breakthrough", "connectfour")]
+    assert registry.ids() == loaded[1:]
+    assert registry.held_bytes() <= room
+
+
+def test_a_game_larger_than_the_whole_cache_is_refused() -> None:
+    """A game whose estimate alone exceeds the cache is refused with ResourceLimitError
+    naming the memory bound and the flag, and nothing is kept."""
+    registry = GameRegistry(max_bytes=weight("tictactoe") - 1)
+    with pytest.raises(ResourceLimitError, match=r"more than the game cache's .* MiB "
+                                                 r"\(serve --cache-mb\)") as caught:
+        registry.load(text_of("tictactoe"))
+    assert caught.value.bound == "memory"
+    assert registry.ids() == []
+
+
+def test_an_answer_kept_for_a_game_counts_against_the_cache() -> None:
+    """Bytes kept beside a game (its built answer) count in the cache's bytes: kept
+    beside the newer game, they push the older one out."""
+    registry = GameRegistry(max_bytes=weight("tictactoe") + weight("breakthrough") + 100)
+    first = registry.load(text_of("tictactoe"))[0].id
+    second = registry.load(text_of("breakthrough"))[0].id
+    registry.keep_beside(second, 200)
+    assert registry.ids() == [second]
+    assert first not in registry.ids()
+
+
+# 45 x 45 fluents whose names have 500 characters: 2,025 fluents of about 1,000 characters,
+# tables of about 2 MiB from 45 KiB of rules.
+_NAMES = " ".join(f"(n {'x' * 496}{i:03d})" for i in range(45))
+HUGE_TABLES = (f"(role r) {_NAMES} (<= (init (f ?x ?y)) (n ?x) (n ?y)) "
+               "(<= (next (f ?x ?y)) (true (f ?x ?y))) (legal r go) "
+               "(<= terminal (true (f a a))) (goal r 0)")
+
+
+def test_a_game_whose_tables_cannot_be_sent_is_refused_and_not_kept() -> None:
+    """A game whose tables alone exceed the largest answer gets RESOURCE_EXHAUSTED naming
+    its fluents, moves and the flag, and the server does not keep it."""
+    with running_server(max_message_mb=1) as server:
+        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+                               pb.LoadGameRequest(gdl=HUGE_TABLES))
+        assert details.startswith("the game's tables (2,025 fluents and 1 moves) take ")
+        assert details.endswith("serve --max-message-mb)")
+        assert server.registry.ids() == []
+
+
+def test_expand_refuses_children_that_could_not_be_sent_before_making_them() -> None:
+    """Expand of a state of 300 x 300 joint moves (each successor answers 600 legal moves)
+    is refused from an estimate, with RESOURCE_EXHAUSTED naming the children and the way
+    out, instead of after gigabytes of work."""
+    numbers = " ".join(f"(k {i})" for i in range(300))
+    wide = (f"(role a) (role b) {numbers} (<= (legal ?r (m ?x)) (role ?r) (k ?x)) (init s) "
+            "(<= (next s) (true s)) (<= terminal (true t)) (<= (goal ?r 0) (role ?r))")
+    with running_server() as server:
+        game = server.stub.LoadGame(pb.LoadGameRequest(gdl=wide), timeout=CALL_TIMEOUT).game
+        initial = server.stub.InitialState(pb.InitialStateRequest(game_id=game.game_id),
+                                           timeout=CALL_TIMEOUT).state
+        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Expand,
+                               pb.ExpandRequest(game_id=game.game_id, state=initial))
+        assert details.startswith("the state's 90,000 children would take about ")
+        assert details.endswith("MiB, more than an answer may (16 MiB): use Query and Next")
+
+
+def test_next_stops_at_the_first_successor_that_does_not_fit() -> None:
+    """Next over many joint moves whose successors together exceed the largest answer is
+    refused with RESOURCE_EXHAUSTED as soon as they do, naming how many fitted."""
+    numbers = " ".join(f"(k {i})" for i in range(2000))
+    wide = (f"(role a) {numbers} (<= (legal a (m ?x)) (k ?x)) (init s) "
+            "(<= (next s) (true s)) (<= terminal (true t)) (goal a 0)")
+    with running_server(max_message_mb=1) as server:
+        game = server.stub.LoadGame(pb.LoadGameRequest(gdl=wide), timeout=CALL_TIMEOUT).game
+        initial = server.stub.InitialState(pb.InitialStateRequest(game_id=game.game_id),
+                                           timeout=CALL_TIMEOUT).state
+        joints = [pb.JointMove(moves=[i]) for i in range(2000)]
+        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Next,
+                               pb.NextRequest(game_id=game.game_id, state=initial,
+                                              joint_moves=joints))
+        assert details.startswith("the successors of the first ")
+        assert details.endswith("of 2,000 joint moves take more than an answer may (1 MiB): "
+                                "ask for fewer at once")
+
+
+def test_the_gate_refuses_one_more_than_it_runs_and_queues() -> None:
+    """With one slot taken and one call waiting, a third is refused at once with a
+    ResourceLimitError of bound "concurrency" naming the call and the flag."""
+    gate = HeavyGate(running=1, waiting=1)
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with gate.admit("LoadGame"):
+            taken.set()
+            release.wait(30)
+
+    with ThreadPoolExecutor(2) as pool:
+        holder = pool.submit(hold)
+        assert taken.wait(30)
+        waiter = pool.submit(hold)
+        while gate.queued < 1:
+            time.sleep(0.01)
+        with pytest.raises(ResourceLimitError, match=r"send Translate again later "
+                                                     r"\(serve --max-heavy\)") as caught, \
+                gate.admit("Translate"):
+            pass
+        assert caught.value.bound == "concurrency"
+        release.set()
+        holder.result(30)
+        waiter.result(30)
+
+
+def test_a_waiting_call_gives_up_its_place_when_its_check_raises() -> None:
+    """A call waiting for a slot asks its check while it waits: a cancelled request
+    leaves the queue with the check's error, and the queue has room again."""
+    gate = HeavyGate(running=1, waiting=1)
+
+    def cancelled() -> None:
+        raise TimeoutError("cancelled")
+
+    with gate.admit("LoadGame"):
+        with pytest.raises(TimeoutError, match="cancelled"), gate.admit("Supersets", cancelled):
+            pass
+        with pytest.raises(TimeoutError), gate.admit("Supersets", cancelled):
+            pass  # the place was given back: this one waits (and gives up) too
+
+
+AMAZONS = CORPUS / "libgdl" / "amazons.kif"
+
+
+@pytest.mark.corpus
+def test_queries_are_answered_while_heavy_loads_fill_their_slots() -> None:
+    """With one heavy slot and one place in its queue, three slow loads at once: one runs,
+    one waits, one is refused with RESOURCE_EXHAUSTED; meanwhile queries on a loaded game
+    are answered, and the loads end at their deadline."""
+    slow = AMAZONS.read_text()
+    with running_server(max_heavy=1, limits=DEFAULT_LIMITS) as server:
+        ttt = server.load("tictactoe")
+        state = server.stub.InitialState(pb.InitialStateRequest(game_id=ttt.game_id),
+                                         timeout=CALL_TIMEOUT).state
+
+        def load(number: int) -> grpc.StatusCode:
+            request = pb.LoadGameRequest(gdl=f"{slow} (variant {number})")
+            try:
+                server.stub.LoadGame(request, timeout=6)
+            except grpc.RpcError as error:
+                code: grpc.StatusCode = error.code()
+                return code
+            return grpc.StatusCode.OK
+
+        with ThreadPoolExecutor(3) as pool:
+            loads = [pool.submit(load, number) for number in range(3)]
+            answers = [server.stub.Query(pb.QueryRequest(game_id=ttt.game_id, state=state),
+                                         timeout=2) for _ in range(20)]
+            codes = sorted((f.result(60) for f in loads), key=lambda c: c.name)
+        assert all(len(a.info.legal[0].ids) == 9 for a in answers)
+        # (A machine fast enough to load amazons within the deadline answers OK.)
+        assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 1
+        assert set(codes) - {grpc.StatusCode.RESOURCE_EXHAUSTED} <= {
+            grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.OK}
