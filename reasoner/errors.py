@@ -100,6 +100,22 @@ class GdlValidationError(GdlError):
     """The text parses but is not a valid GDL game (unsafe rule, unstratified negation...)."""
 
 
+class GoalValueError(GdlValidationError):
+    """A goal value that is not an integer in 0..100, met when the rules are ground (a
+    rule whose value is a variable); ``role`` and ``value`` are GDL text. A load names the
+    rule that could give it."""
+
+    @classmethod
+    def of(cls, role: str, value: str) -> GoalValueError:
+        """The error for ``value`` as ``role``'s goal."""
+        error = cls(f"goal value '{value}' of role {role} is not an integer in 0..100")
+        error.role, error.value = role, value
+        return error
+
+    role = ""
+    value = ""
+
+
 class UnsupportedGdlError(GdlValidationError):
     """The text uses a GDL extension this reasoner does not play (GDL-II: ``sees``, ``random``)."""
 

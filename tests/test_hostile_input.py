@@ -14,6 +14,7 @@ from reasoner import Game
 from reasoner.errors import (
     GdlSyntaxError,
     GdlValidationError,
+    GoalValueError,
     ReasonerError,
     ResourceLimitError,
     shortened,
@@ -90,6 +91,27 @@ def test_a_goal_value_of_other_digits_is_a_validation_error(digit: str) -> None:
     two, Arabic-Indic three) are no goal value."""
     with pytest.raises(GdlValidationError, match="is not an integer between 0 and 100"):
         Game.from_gdl(GAME.replace("(goal p 100)", f"(goal p {digit})"))
+
+
+# A goal value that only the ground rules reveal: ?x is bound to the constant "of" (the
+# corpus fuzz met it in a mutant of gt_attrition, tokens swapped in a body).
+GROUND_GOAL = """(role a) (init s) (v of) (legal a go) (<= (next s) (true s))
+(<= terminal (true s))
+(<= (goal a ?x)
+    (v ?x))"""
+
+
+@pytest.mark.parametrize("backend", ["auto", "clingo", "position", "topdown"])
+def test_a_goal_value_met_on_the_ground_level_names_its_rule(backend: str) -> None:
+    """A goal value out of 0..100 that appears only when the rules are ground is refused,
+    on every backend, with the position of the goal rule that gives it and the value and
+    role named."""
+    with pytest.raises(GoalValueError) as caught:
+        Game.from_gdl(GROUND_GOAL, backend=backend)
+    error = caught.value
+    assert (error.line, error.column, error.role, error.value) == (3, 1, "a", "of")
+    assert error.message == ("goal value 'of' of role a is not an integer in 0..100 in rule "
+                             "at 3:1 (<= (goal a ?x) (v ?x))")
 
 
 def test_ors_that_multiply_past_the_bound_are_refused_before_expanding() -> None:

@@ -26,7 +26,7 @@ from reasoner.asp.translate import Translation
 from reasoner.engine.state_cache import StateCache
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
-from reasoner.errors import GdlValidationError
+from reasoner.errors import GdlValidationError, GoalValueError
 
 __all__ = ["Machine"]
 
@@ -129,10 +129,8 @@ class Machine:
         for atom in atoms.by_signature("goal", 2):
             value = atom.symbol.arguments[1]
             if value.type != clingo.SymbolType.Number or not 0 <= value.number <= 100:
-                raise GdlValidationError(
-                    f"goal value {symbol_to_gdl(value)} of role "
-                    f"{symbol_to_gdl(atom.symbol.arguments[0])} is not an integer in 0..100"
-                )
+                raise GoalValueError.of(symbol_to_gdl(atom.symbol.arguments[0]),
+                                        symbol_to_gdl(value))
         self.ground_atom_count = len(atoms)
         self._lock = threading.Lock()
         self._switch_current = _literal(atoms, clingo.Function("_current"))

@@ -26,7 +26,7 @@ from reasoner.asp.translate import NEXT_SUFFIX, Translation
 from reasoner.engine.state_cache import StateCache
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
-from reasoner.errors import GdlValidationError, ResourceLimitError
+from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError
 from reasoner.gdl.demand import adorned_relation
 
 __all__ = ["POSITION_SECONDS", "IdTables", "PositionMachine", "id_tables"]
@@ -162,9 +162,7 @@ class PositionMachine:
                 if number is None:
                     continue
                 if value.type != clingo.SymbolType.Number or not 0 <= value.number <= 100:
-                    raise GdlValidationError(
-                        f"goal value {symbol_to_gdl(value)} of role {symbol_to_gdl(role)} "
-                        "is not an integer in 0..100")
+                    raise GoalValueError.of(symbol_to_gdl(role), symbol_to_gdl(value))
                 goals[number].append(value.number)
         return following, StateInfo(tuple(tuple(sorted(x)) for x in legal), terminal,
                                     tuple(tuple(sorted(x)) for x in goals))

@@ -24,13 +24,14 @@ from reasoner.engine.walk import Simulation
 from reasoner.errors import (
     GdlSyntaxError,
     GoalError,
+    GoalValueError,
     IllegalMoveError,
     InvalidStateError,
     ResourceLimitError,
 )
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import GameDescription
-from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, validate
+from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
 from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics", "ProbedLoad"]
@@ -484,10 +485,13 @@ def _load(description: GameDescription, strict: bool, backend: Backend,
         if (probed and backend == Backend.AUTO
                 and probed.statistics.backend in (Backend.TOPDOWN, Backend.POSITION)):
             backend = probed.statistics.backend  # the network is not tried twice
-        built = build_machine(
-            translation, superset, description.roles, backend,
-            check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
-            bounds=network_bounds, description=description)
+        try:
+            built = build_machine(
+                translation, superset, description.roles, backend,
+                check_stratification=any(w.kind == UNSTRATIFIED_RELATIONS for w in found),
+                bounds=network_bounds, description=description)
+        except GoalValueError as error:
+            raise located_goal_value(description, error) from None
     t5 = time.perf_counter()
     return _Loaded(tuple(map(str, found)), translation, superset, built,
                    ((t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3))

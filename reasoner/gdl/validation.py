@@ -32,7 +32,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from reasoner.errors import GdlValidationError, UnsupportedGdlError
+from reasoner.errors import GdlValidationError, GoalValueError, UnsupportedGdlError
 from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
@@ -47,12 +47,13 @@ from reasoner.gdl.syntax import (
     Position,
     Rule,
     Term,
+    Variable,
     literal_atoms,
     literal_variables,
     term_variables,
 )
 
-__all__ = ["Warning", "validate"]
+__all__ = ["Warning", "located_goal_value", "validate"]
 
 UNSTRATIFIED_RELATIONS = "unstratified-relations"
 
@@ -200,6 +201,20 @@ def _check_goal_value(rule: Rule) -> None:
         _GOAL_VALUE.fullmatch(value.name) and int(value.name) <= 100
     ):
         raise _error(rule, f"goal value '{value.name}' is not an integer between 0 and 100")
+
+
+def located_goal_value(description: GameDescription, error: GoalValueError) -> GoalValueError:
+    """``error`` (met on the ground level) with the position of the first goal rule that
+    could give its value: one whose value is a variable, for its role or any."""
+    for rule in description.rules:
+        head = rule.head
+        if (head.name == "goal" and len(head.args) == 2 and isinstance(head.args[1], Variable)
+                and (isinstance(head.args[0], Variable) or str(head.args[0]) == error.role)):
+            located = _error(rule, error.message, GoalValueError)
+            assert isinstance(located, GoalValueError)
+            located.role, located.value = error.role, error.value
+            return located
+    return error
 
 
 def _check_safety(rule: Rule, flat: Rule) -> None:

@@ -37,7 +37,7 @@ from reasoner.asp.ground_rules import (
 from reasoner.asp.superset import Superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
-from reasoner.errors import GdlValidationError, ResourceLimitError
+from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError
 from reasoner.gdl.components import strongly_connected_components
 
 __all__ = ["FALSE", "TRUE", "Body", "FoldedRules", "Network", "NetworkBounds", "NetworkSize",
@@ -166,9 +166,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     for (role_term, value_term), atom in ground.atoms("goal", 2):
         value = number(value_term)
         if value is None or not 0 <= value <= 100:
-            raise GdlValidationError(
-                f"goal value {symbol_to_gdl(value_term)} of role {symbol_to_gdl(role_term)} "
-                "is not an integer in 0..100")
+            raise GoalValueError.of(symbol_to_gdl(role_term), symbol_to_gdl(value_term))
         role_number = role_index.get(str(role_term))
         if role_number is not None:
             goal_symbols.append((role_number, value, atom))

@@ -23,7 +23,12 @@ from collections.abc import Callable, Sequence
 from reasoner.engine.state_cache import StateCache
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import MachineStepper, Simulation, pick_joint, simulate_sequentially
-from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
+from reasoner.errors import (
+    GdlValidationError,
+    GoalValueError,
+    ReferenceFailure,
+    ResourceLimitError,
+)
 from reasoner.gdl.syntax import GameDescription
 from reasoner.reference.solver import ReferenceSolver
 from reasoner.topdown.protocol import PLAIN, TABLED, protocol_program
@@ -177,9 +182,7 @@ class TopdownMachine:
         for number, value in zip(fields[2::2], fields[3::2], strict=True):
             role = int(number)
             if not (re.fullmatch(r"[0-9]{1,3}", value) and int(value) <= 100):
-                raise GdlValidationError(
-                    f"goal value {value} of role {self.roles[role]} is not an integer in "
-                    "0..100")
+                raise GoalValueError.of(self.roles[role], value)
             goals[role].append(int(value))
         return StateInfo(tuple(tuple(sorted(x)) for x in legal), fields[1] == "1",
                          tuple(tuple(sorted(x)) for x in goals))
