@@ -194,3 +194,47 @@ def test_queries_are_answered_while_heavy_loads_fill_their_slots() -> None:
         assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 1
         assert set(codes) - {grpc.StatusCode.RESOURCE_EXHAUSTED} <= {
             grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.OK}
+
+
+def test_a_text_sent_again_is_found_without_reading_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading the same text twice reads (parses) it once: the second load finds the game
+    by the hash of the text as sent."""
+    from reasoner.gdl.parser import parse_gdl
+    from reasoner.server import registry as registry_module
+
+    reads: list[int] = []
+    real = parse_gdl
+
+    def counted(text: str, case_sensitive: bool = False) -> object:
+        reads.append(len(text))
+        return real(text, case_sensitive=case_sensitive)
+
+    monkeypatch.setattr(registry_module, "parse_gdl", counted)
+    registry = GameRegistry()
+    first, already_first = registry.load(text_of("tictactoe"))
+    second, already_second = registry.load(text_of("tictactoe"))
+    assert (already_first, already_second) == (False, True)
+    assert first.id == second.id and len(reads) == 1
+
+
+def test_with_the_slots_full_a_new_text_is_refused_and_a_loaded_one_answers() -> None:
+    """While every heavy slot is taken, a load of a new text (which would have to be read)
+    is refused with RESOURCE_EXHAUSTED, and a load of a text already loaded is answered."""
+    with running_server(max_heavy=1) as server:
+        ttt = server.load("tictactoe")
+        gate = server.registry.gate
+        assert gate is not None
+        with gate.admit("test"):
+            waiting = threading.Thread(target=lambda: server.load("connectfour"))
+            # (the queue of one place is taken by a load that waits for this slot)
+            waiting.start()
+            while gate.queued < 1:
+                time.sleep(0.01)
+            details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+                                   pb.LoadGameRequest(gdl=text_of("breakthrough")))
+            assert details.startswith("the server runs 1 loads or groundings at once")
+            again = server.stub.LoadGame(pb.LoadGameRequest(gdl=text_of("tictactoe")),
+                                         timeout=CALL_TIMEOUT)
+            assert again.already_loaded and again.game.game_id == ttt.game_id
+        waiting.join(CALL_TIMEOUT)

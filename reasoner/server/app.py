@@ -118,9 +118,9 @@ def create_server(
             Supersets, RelaxedLayers, Instantiate) that run at once; as many more wait,
             and one more is refused with RESOURCE_EXHAUSTED.
     """
-    registry = GameRegistry(max_games=max_games, limits=limits,
-                            max_bytes=cache_mb * 2**20)
     gate = HeavyGate(max_heavy)
+    registry = GameRegistry(max_games=max_games, limits=limits,
+                            max_bytes=cache_mb * 2**20, gate=gate)
     if games is not None:
         preload(registry, games)
     size = max_message_mb * 1024 * 1024
@@ -132,7 +132,7 @@ def create_server(
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
     )
-    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size, gate=gate)
+    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

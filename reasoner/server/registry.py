@@ -29,6 +29,7 @@ from reasoner.errors import ResourceLimitError, UnknownGameError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
 from reasoner.gdl.syntax import GameDescription
+from reasoner.server.admission import HeavyGate
 from reasoner.server.footprint import estimated_bytes
 
 __all__ = ["DEFAULT_CACHE_BYTES", "GameRegistry", "LoadedGame", "game_id"]
@@ -49,6 +50,13 @@ class LoadedGame:
     id: str
     game: Game
     bytes: int = 0
+
+
+def _text_key(text: str, case_sensitive: bool, strict: bool, backend: str) -> str:
+    """A hash of a text exactly as sent, with the load options."""
+    digest = hashlib.sha256(f"{case_sensitive} {strict} {backend}\n".encode())
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def game_id(canonical_gdl: str, case_sensitive: bool, strict: bool = False,
@@ -72,27 +80,27 @@ class GameRegistry:
     """Thread-safe LRU cache of loaded games."""
 
     def __init__(self, max_games: int = 64, limits: Limits | None = None,
-                 max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+                 max_bytes: int = DEFAULT_CACHE_BYTES, gate: HeavyGate | None = None) -> None:
+        self.gate = gate  # slots for heavy work (None: no admission control)
         self._max_games = max(1, max_games)
         self._max_bytes = max(1, max_bytes)
         self._limits = limits
         self._games: OrderedDict[str, LoadedGame] = OrderedDict()
         self._extra: dict[str, int] = {}  # bytes the service keeps beside a game
+        self._aliases: dict[str, str] = {}  # hash of a text as sent -> the id it gave
         self._lock = threading.Lock()
-        # One lock per id being loaded, so that concurrent loads of one game ground it once.
+        # One lock per text being loaded, so that concurrent loads of one text load it once.
         self._loading: dict[str, threading.Lock] = {}
 
     def load(self, text: str, *, case_sensitive: bool = False, strict: bool = False,
              seconds: float | None = None, backend: str = "auto",
-             check: Callable[[], None] | None = None,
-             admit: Callable[[], AbstractContextManager[None]] | None = None
-             ) -> tuple[LoadedGame, bool]:
+             check: Callable[[], None] | None = None) -> tuple[LoadedGame, bool]:
         """Load a game (or find it loaded); returns it and whether it was already loaded.
 
         ``seconds`` shortens the time bound for this load (a request's deadline); ``check``
         is called while the bounded load runs and may raise to stop it (a cancelled
-        request: the child is killed at once); ``admit`` is entered around a load that is
-        not cached (a slot of :class:`reasoner.server.admission.HeavyGate`); ``strict``
+        request: the child is killed at once; it is also asked while the load waits for a
+        slot of the registry's gate, which a load that is not cached takes); ``strict``
         refuses what the default reading takes with a warning (see :meth:`Game.from_gdl`).
 
         Raises:
@@ -103,35 +111,58 @@ class GameRegistry:
             ValueError: an unknown backend.
         """
         check_backend(backend)
-        start = time.perf_counter()
-        description = parse_gdl(text, case_sensitive=case_sensitive)
-        parse_ms = (time.perf_counter() - start) * 1e3
-        ident = game_id(print_game(description), case_sensitive, strict, backend)
+        # The same text again is found by its own hash, without reading it; concurrent loads
+        # of one text wait for the first, outside the heavy slots.
+        raw = _text_key(text, case_sensitive, strict, backend)
+        found = self._aliased(raw)
+        if found is not None:
+            return found, True
         with self._lock:
-            found = self._touch(ident)
-            if found is not None:
-                return found, True
-            gate = self._loading.setdefault(ident, threading.Lock())
+            gate = self._loading.setdefault(raw, threading.Lock())
         waited = time.monotonic()
         try:
-            while not gate.acquire(timeout=_WAIT_SECONDS):  # the same game's load, elsewhere
+            while not gate.acquire(timeout=_WAIT_SECONDS):  # the same text's load, elsewhere
                 if check is not None:
                     check()
             try:
-                with self._lock:
-                    found = self._touch(ident)
+                found = self._aliased(raw)
+                if found is not None:
+                    return found, True
+                # Reading the rules is work that grows with them: it takes a slot too.
+                with self.admit("LoadGame", check):
+                    start = time.perf_counter()
+                    description = parse_gdl(text, case_sensitive=case_sensitive)
+                    parse_ms = (time.perf_counter() - start) * 1e3
+                    ident = game_id(print_game(description), case_sensitive, strict, backend)
+                    with self._lock:
+                        found = self._touch(ident)
                     if found is not None:
+                        self._alias(raw, ident)
                         return found, True
-                with admit() if admit is not None else nullcontext():
                     if seconds is not None:  # what the waits left of it
                         seconds -= time.monotonic() - waited
-                    return self._load(ident, description, text, case_sensitive, strict,
-                                      seconds, backend, check, parse_ms)
+                    result = self._load(ident, description, text, case_sensitive, strict,
+                                        seconds, backend, check, parse_ms)
+                    self._alias(raw, ident)
+                    return result
             finally:
                 gate.release()
         finally:
             with self._lock:
-                self._loading.pop(ident, None)
+                self._loading.pop(raw, None)
+
+    def _aliased(self, raw: str) -> LoadedGame | None:
+        """The loaded game a text with this hash gave, if it is still held."""
+        with self._lock:
+            ident = self._aliases.get(raw)
+            return self._touch(ident) if ident is not None else None
+
+    def _alias(self, raw: str, ident: str) -> None:
+        """Remember which game a text gave (forgetting the texts of evicted games)."""
+        with self._lock:
+            self._aliases[raw] = ident
+            if len(self._aliases) > 4 * self._max_games:
+                self._aliases = {k: v for k, v in self._aliases.items() if v in self._games}
 
     def _load(self, ident: str, description: GameDescription, text: str,
               case_sensitive: bool, strict: bool, seconds: float | None, backend: str,
@@ -167,6 +198,11 @@ class GameRegistry:
             self._games.move_to_end(ident)
             self._shrink()
         return loaded, False
+
+    def admit(self, what: str,
+              check: Callable[[], None] | None = None) -> AbstractContextManager[None]:
+        """A slot of the gate for the heavy call ``what`` (see :meth:`HeavyGate.admit`)."""
+        return self.gate.admit(what, check) if self.gate is not None else nullcontext()
 
     def bounded(self, func: Callable[..., T], args: tuple[Any, ...],
                 seconds: float | None = None,

@@ -31,7 +31,6 @@ from reasoner.instantiate.ground_game import (
 )
 from reasoner.instantiate.layers import description_layers as layers
 from reasoner.instantiate.supersets import description_supersets
-from reasoner.server.admission import HeavyGate
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.v1 import reasoner_pb2 as pb
@@ -148,10 +147,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
 
     def __init__(self, registry: GameRegistry,
                  heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
-                 max_message_bytes: int = 16 * 1024 * 1024,
-                 gate: HeavyGate | None = None) -> None:
+                 max_message_bytes: int = 16 * 1024 * 1024) -> None:
         self._registry = registry
-        self._gate = gate or HeavyGate()
         self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
@@ -211,7 +208,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
             strict=request.options.strict, seconds=context.time_remaining(), backend=backend,
-            check=check, admit=lambda: self._gate.admit("LoadGame", check))
+            check=check)
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
                      loaded.id[:12], " ".join(loaded.game.roles), len(loaded.game.fluents),
@@ -425,7 +422,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         def check() -> None:
             _check_time(context)
 
-        with self._gate.admit(what, check):
+        with self._registry.admit(what, check):
             return self._registry.bounded(func, args, seconds=context.time_remaining(),
                                           check=check)
 
