@@ -238,3 +238,27 @@ def test_with_the_slots_full_a_new_text_is_refused_and_a_loaded_one_answers() ->
                                          timeout=CALL_TIMEOUT)
             assert again.already_loaded and again.game.game_id == ttt.game_id
         waiting.join(CALL_TIMEOUT)
+
+
+def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None:
+    """``gdl-reasoner stress`` starts a server in its own process, and reports the steady
+    client's queries and latency percentiles alone and beside blow-ups, with the codes the
+    blow-ups got (none of them INTERNAL or UNKNOWN) and the server's memory."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.test_cli import PROJECT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", "stress", "--seconds", "1", "--blowups", "4",
+         "--deadline", "3", "--json"],
+        cwd=PROJECT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    for phase in ("alone", "blowups"):
+        assert figures[phase]["queries"] > 0 and figures[phase]["errors"] == 0
+        assert 0 < figures[phase]["median_ms"] <= figures[phase]["p99_ms"]
+    codes = figures["blowup_codes"]
+    assert codes and not any(key.endswith(("INTERNAL", "UNKNOWN")) for key in codes)
+    assert figures["resident_mb_before"] > 0

@@ -15,6 +15,7 @@ from reasoner.cli import (
     loading,
     match,
     serve,
+    stress,
     sweep,
 )
 from reasoner.cli.common import EXIT_OK, CommandError, failure
@@ -23,7 +24,8 @@ from reasoner.errors import ReasonerError
 __all__ = ["main", "parser"]
 
 # The command modules, in the order of the commands in --help.
-MODULES = (loading, grounding, heuristics, bench, serve, match, crosscheck, sweep, fuzz)
+MODULES = (loading, grounding, heuristics, bench, serve, match, crosscheck, sweep, fuzz,
+           stress)
 
 
 def parser() -> argparse.ArgumentParser:
