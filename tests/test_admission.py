@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import grpc
 import pytest
@@ -262,3 +263,22 @@ def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None
     codes = figures["blowup_codes"]
     assert codes and not any(key.endswith(("INTERNAL", "UNKNOWN")) for key in codes)
     assert figures["resident_mb_before"] > 0
+
+
+def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
+    """A Simulate of a million playouts sent without a deadline stops at the server's own
+    bound (serve --max-call-seconds) with DEADLINE_EXCEEDED saying so, and the server
+    answers the next call."""
+    with running_server(max_call_seconds=1.0) as server:
+        game = server.load("connectfour")
+        with pytest.raises(grpc.RpcError) as caught:
+            server.stub.Simulate(pb.SimulateRequest(game_id=game.game_id,
+                                                    playouts=1_000_000))
+        error: Any = caught.value
+        assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert error.details() == ("the call worked for the server's longest of 1 s (serve "
+                                   "--max-call-seconds): set a deadline, or ask for less at "
+                                   "once")
+        again = server.stub.GetGame(pb.GetGameRequest(game_id=game.game_id),
+                                    timeout=CALL_TIMEOUT)
+        assert again.game.game_id == game.game_id

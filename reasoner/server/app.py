@@ -21,7 +21,7 @@ from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
 from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
-from reasoner.server.service import ReasonerService
+from reasoner.server.service import DEFAULT_CALL_SECONDS, ReasonerService
 from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
 
@@ -94,6 +94,7 @@ def create_server(
     heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
     cache_mb: int = DEFAULT_CACHE_BYTES // 2**20,
     max_heavy: int = DEFAULT_HEAVY,
+    max_call_seconds: float = DEFAULT_CALL_SECONDS,
 ) -> tuple[grpc.Server, int, GameRegistry]:
     """Build and start a server; returns it, the bound port and its game registry.
 
@@ -117,6 +118,8 @@ def create_server(
         max_heavy: Loads and groundings (LoadGame of a game not cached, Translate,
             Supersets, RelaxedLayers, Instantiate) that run at once; as many more wait,
             and one more is refused with RESOURCE_EXHAUSTED.
+        max_call_seconds: The longest a call works when its client sets no shorter
+            deadline (then DEADLINE_EXCEEDED).
     """
     gate = HeavyGate(max_heavy)
     registry = GameRegistry(max_games=max_games, limits=limits,
@@ -132,7 +135,8 @@ def create_server(
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
     )
-    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size)
+    service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
+                              max_call_seconds=max_call_seconds)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -151,12 +155,13 @@ def create_server(
 def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = None,
           max_games: int = 64, workers: int = 8, max_message_mb: int = 16,
           max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
-          cache_mb: int = DEFAULT_CACHE_BYTES // 2**20, max_heavy: int = DEFAULT_HEAVY) -> None:
+          cache_mb: int = DEFAULT_CACHE_BYTES // 2**20, max_heavy: int = DEFAULT_HEAVY,
+          max_call_seconds: float = DEFAULT_CALL_SECONDS) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
     server, bound, registry = create_server(
         f"{host}:{port}", games=games, max_games=max_games, workers=workers,
         max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs,
-        cache_mb=cache_mb, max_heavy=max_heavy)
+        cache_mb=cache_mb, max_heavy=max_heavy, max_call_seconds=max_call_seconds)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
              len(registry.ids()))
     stopping = threading.Event()

@@ -64,6 +64,8 @@ def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Request, context: grpc.ServicerContext) -> Response:
+        _call.ends = time.monotonic() + self.max_call_seconds  # the server's own bound
+        _call.longest = self.max_call_seconds
         try:
             return method(self, request, context)
         except Exception as error:
@@ -134,12 +136,30 @@ def _state(game: Game, message: pb.State) -> State:
         raise InvalidStateError(f"malformed state: {error}") from None
 
 
+# The longest a call may work when its client sets no shorter deadline (serve
+# --max-call-seconds): a Simulate of a million playouts without a deadline ends there.
+DEFAULT_CALL_SECONDS = 600.0
+# When the call that this thread serves must end by the server's bound (set per call).
+_call = threading.local()
+
+
+def _remaining(context: grpc.ServicerContext) -> float:
+    """Seconds left to the call: its deadline's, at most what the server's bound leaves."""
+    own = getattr(_call, "ends", math.inf) - time.monotonic()
+    client = context.time_remaining()
+    return own if client is None else min(client, own)
+
+
 def _check_time(context: grpc.ServicerContext) -> None:
     if not context.is_active():
         raise RequestError(grpc.StatusCode.CANCELLED, "the request was cancelled")
     remaining = context.time_remaining()
     if remaining is not None and remaining <= 0:
         raise DeadlineExceeded("the request's deadline passed before the work was done")
+    if time.monotonic() > getattr(_call, "ends", math.inf):
+        raise DeadlineExceeded(f"the call worked for the server's longest of "
+                               f"{_call.longest:g} s (serve --max-call-seconds): set a "
+                               "deadline, or ask for less at once")
 
 
 class ReasonerService(pb_grpc.ReasonerServicer):
@@ -147,8 +167,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
 
     def __init__(self, registry: GameRegistry,
                  heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
-                 max_message_bytes: int = 16 * 1024 * 1024) -> None:
+                 max_message_bytes: int = 16 * 1024 * 1024,
+                 max_call_seconds: float = DEFAULT_CALL_SECONDS) -> None:
         self._registry = registry
+        self.max_call_seconds = max_call_seconds
         self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
@@ -207,7 +229,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
 
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
-            strict=request.options.strict, seconds=context.time_remaining(), backend=backend,
+            strict=request.options.strict, seconds=_remaining(context), backend=backend,
             check=check)
         if not already:
             log.info("loaded game %s (roles %s, %d fluents, %d moves) in %.1f ms on %s%s",
@@ -423,7 +445,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             _check_time(context)
 
         with self._registry.admit(what, check):
-            return self._registry.bounded(func, args, seconds=context.time_remaining(),
+            return self._registry.bounded(func, args, seconds=_remaining(context),
                                           check=check)
 
     def _game_heuristics(self, loaded: LoadedGame) -> GameHeuristics:
