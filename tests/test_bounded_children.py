@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from reasoner.engine.limits import Limits, run_bounded
+from reasoner.errors import ResourceLimitError
 from tests.conftest import ROOT
 
 # A program that runs work forever under run_bounded and writes the child's pid to a file.
@@ -74,3 +75,18 @@ def test_a_bounded_child_dies_with_its_owner(tmp_path: Path, start_method: str) 
 def test_bounded_work_still_answers() -> None:
     """The child's watch on its owner does not disturb an ordinary answer."""
     assert run_bounded(sum, ([1, 2, 3],), Limits(seconds=30, memory_mb=512)) == 6
+
+
+def _many_bytes(count: int) -> bytes:
+    return b"x" * count
+
+
+def test_an_answer_over_its_bound_never_leaves_the_child() -> None:
+    """Bounded work whose answer pickles past ``max_answer_bytes`` is refused in the child
+    with a ResourceLimitError of bound "size" naming both sizes; one under it arrives."""
+    limits = Limits(seconds=30, memory_mb=1024)
+    with pytest.raises(ResourceLimitError, match=r"^the work's answer takes 3 MiB, more than "
+                                                 r"the 1 MiB it may$") as caught:
+        run_bounded(_many_bytes, (3 * 2**20,), limits, max_answer_bytes=2**20)
+    assert caught.value.bound == "size"
+    assert run_bounded(_many_bytes, (1000,), limits, max_answer_bytes=2**20) == b"x" * 1000

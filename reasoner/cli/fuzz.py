@@ -113,7 +113,8 @@ def _fuzz(args: argparse.Namespace) -> int:
             if args.grpc:
                 text = mutant.text.encode("utf-8", "replace").decode("utf-8")
                 try:
-                    # The server loads in its bounded child, then once more itself.
+                    # The server grounds in its bounded child (the answer may take two
+                    # bounds: one waiting for a heavy slot, one loading).
                     stub.LoadGame(pb.LoadGameRequest(gdl=text),
                                   timeout=2 * args.timeout + 10)
                     fate, reason = "accepted", ""

@@ -71,7 +71,7 @@ def _die_with_parent(alive: Connection, seconds: float) -> None:
 
 def _child(connection: Connection, alive: Connection, alive_there: Connection,
            memory_mb: int, seconds: float, func: Callable[..., Any],
-           args: tuple[Any, ...]) -> None:
+           args: tuple[Any, ...], max_answer_bytes: int | None = None) -> None:
     try:
         alive_there.close()  # the copy of the parent's end that a fork or a pickle made
         _die_with_parent(alive, seconds)
@@ -86,7 +86,12 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
     except BaseException as error:
         outcome = ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
     try:
-        connection.send_bytes(pickle.dumps(outcome))
+        answer = pickle.dumps(outcome)
+        if max_answer_bytes is not None and len(answer) > max_answer_bytes:
+            answer = pickle.dumps(("error", ResourceLimitError(
+                f"the work's answer takes {len(answer) / 2**20:,.0f} MiB, more than the "
+                f"{max_answer_bytes / 2**20:,.0f} MiB it may", "size")))
+        connection.send_bytes(answer)
     except MemoryError:  # the answer (a large network, say) does not fit beside the work
         connection.send_bytes(pickle.dumps(("memory", None)))
     except BaseException:
@@ -101,14 +106,17 @@ class BoundedCrash(RuntimeError):
 
 
 def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | None,
-                check: Callable[[], None] | None = None) -> T:
+                check: Callable[[], None] | None = None,
+                max_answer_bytes: int | None = None) -> T:
     """Run ``func(*args)`` in a child process under ``limits`` and return its result
     (``limits=None``: run it here, unbounded). ``check`` is called every
     :data:`CHECK_SECONDS` while the child works; whatever it raises kills the child and
-    is raised here (a request that was cancelled or whose deadline passed).
+    is raised here (a request that was cancelled or whose deadline passed). A result
+    whose pickle exceeds ``max_answer_bytes`` is refused in the child, so that it never
+    reaches this process.
 
     Raises:
-        ResourceLimitError: the time or memory bound was exceeded.
+        ResourceLimitError: the time or memory bound was exceeded, or the answer's.
         ReasonerError: whatever the work raised deliberately.
         BoundedCrash: any other failure inside the child.
     """
@@ -123,7 +131,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
     alive, alive_here = context.Pipe(duplex=False)  # this process alone writes to it
     process = context.Process(target=_child, args=(sender, alive, alive_here,
                                                    limits.memory_mb, limits.seconds, func,
-                                                   args), daemon=True)
+                                                   args, max_answer_bytes), daemon=True)
     process.start()
     sender.close()
     alive.close()

@@ -206,13 +206,16 @@ class GameRegistry:
 
     def bounded(self, func: Callable[..., T], args: tuple[Any, ...],
                 seconds: float | None = None,
-                check: Callable[[], None] | None = None) -> T:
+                check: Callable[[], None] | None = None,
+                max_answer_bytes: int | None = None) -> T:
         """Run grounding work under the registry's limits (shortened to ``seconds``);
-        ``check`` may raise to stop it (see :func:`run_bounded`)."""
+        ``check`` may raise to stop it; an answer larger than ``max_answer_bytes`` is
+        refused before it is sent here (see :func:`run_bounded`)."""
         limits = self._limits
         if limits is not None and seconds is not None and seconds < limits.seconds:
             limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
-        return run_bounded(func, args, limits, check=check)
+        return run_bounded(func, args, limits, check=check,
+                           max_answer_bytes=max_answer_bytes)
 
     def get(self, ident: str) -> LoadedGame:
         """A loaded game by id.

@@ -445,8 +445,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             _check_time(context)
 
         with self._registry.admit(what, check):
+            # (An answer several times what a message may hold cannot become one.)
             return self._registry.bounded(func, args, seconds=_remaining(context),
-                                          check=check)
+                                          check=check,
+                                          max_answer_bytes=4 * self._max_message_bytes)
 
     def _game_heuristics(self, loaded: LoadedGame) -> GameHeuristics:
         """The heuristics of a loaded game, built on first use (and dropped with the game)."""
