@@ -120,10 +120,10 @@ class GameRegistry:
         with self._lock:
             gate = self._loading.setdefault(raw, threading.Lock())
         waited = time.monotonic()
+        while not gate.acquire(timeout=_WAIT_SECONDS):  # the same text's load, elsewhere
+            if check is not None:
+                check()  # a waiter that gives up leaves the lock to the load it waits for
         try:
-            while not gate.acquire(timeout=_WAIT_SECONDS):  # the same text's load, elsewhere
-                if check is not None:
-                    check()
             try:
                 found = self._aliased(raw)
                 if found is not None:
@@ -146,10 +146,11 @@ class GameRegistry:
                     self._alias(raw, ident)
                     return result
             finally:
-                gate.release()
+                with self._lock:
+                    if self._loading.get(raw) is gate:
+                        del self._loading[raw]
         finally:
-            with self._lock:
-                self._loading.pop(raw, None)
+            gate.release()
 
     def _aliased(self, raw: str) -> LoadedGame | None:
         """The loaded game a text with this hash gave, if it is still held."""
