@@ -9,6 +9,7 @@ the relation whose rules grew most.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from reasoner.asp.growth import Growth, measure_growth
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
@@ -18,6 +19,8 @@ from reasoner.gdl.parser import parse_game
 __all__ = ["LOOK_SECONDS", "explain_overrun"]
 
 LOOK_SECONDS = 5.0  # the longest look; a shorter bound gets a look as long as itself
+# What the child of a look may take beyond it (reading the rules) before it is killed.
+_LOOK_MARGIN = 5.0
 
 
 def _look(text: str, case_sensitive: bool, seconds: float, memory_mb: float) -> Growth:
@@ -26,19 +29,22 @@ def _look(text: str, case_sensitive: bool, seconds: float, memory_mb: float) -> 
 
 
 def explain_overrun(error: ResourceLimitError, text: str, limits: Limits, *,
-                    case_sensitive: bool = False) -> ResourceLimitError:
+                    case_sensitive: bool = False,
+                    check: Callable[[], None] | None = None) -> ResourceLimitError:
     """The error with the relation that grew added to its message (and as ``relation``);
     the error unchanged if the look itself fails, or if the error is a network's refusal
-    (``error.network``: its message already says what was too large)."""
+    (``error.network``: its message already says what was too large). The look takes at
+    most ``LOOK_SECONDS`` and a margin; ``check`` may raise to stop it (a cancelled
+    request)."""
     if error.network:
         return error
     seconds = min(LOOK_SECONDS, limits.seconds)
     # The look stops itself at its time and at 80% of the memory bound; the bounds of its
     # child process are only the backstop.
-    look = dataclasses.replace(limits, seconds=seconds + 30.0)
+    look = dataclasses.replace(limits, seconds=seconds + _LOOK_MARGIN)
     try:
         growth = run_bounded(_look, (text, case_sensitive, seconds, 0.8 * limits.memory_mb),
-                             look)
+                             look, check=check)
     except (ReasonerError, BoundedCrash):
         return error
     if not growth.instances:

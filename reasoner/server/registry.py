@@ -181,8 +181,8 @@ class GameRegistry:
             limits = self._limits
             if limits is None or (seconds is not None and seconds < limits.seconds):
                 raise
-            raise explain_overrun(error, text, limits,
-                                  case_sensitive=case_sensitive) from None
+            raise explain_overrun(error, text, limits, case_sensitive=case_sensitive,
+                                  check=check) from None
         game = Game.from_description(description, case_sensitive=case_sensitive,
                                      strict=strict, parse_ms=parse_ms,
                                      backend=backend,
