@@ -282,3 +282,20 @@ def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
         again = server.stub.GetGame(pb.GetGameRequest(game_id=game.game_id),
                                     timeout=CALL_TIMEOUT)
         assert again.game.game_id == game.game_id
+
+
+def test_heuristics_built_for_a_game_count_against_the_cache() -> None:
+    """The fuzzy evaluations an Evaluate builds for a game count in the cache's bytes,
+    beside the game: a second parameter adds its evaluation's, and the count is replaced,
+    not added to, when the same ones are used again."""
+    with running_server() as server:
+        game = server.load("connectfour")
+        state = server.stub.InitialState(pb.InitialStateRequest(game_id=game.game_id),
+                                         timeout=CALL_TIMEOUT).state
+        held = [server.registry.held_bytes()]
+        for p in ("0.8", "0.9", "0.9"):
+            server.stub.Evaluate(pb.EvaluateRequest(
+                game_id=game.game_id, role="red", heuristic="fuzzy", states=[state],
+                parameters={"p": p}), timeout=CALL_TIMEOUT)
+            held.append(server.registry.held_bytes())
+        assert held[0] < held[1] < held[2] == held[3]

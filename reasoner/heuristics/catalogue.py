@@ -45,6 +45,9 @@ __all__ = ["HEURISTICS", "Evaluation", "GameHeuristics", "Heuristic", "Parameter
 # one (a fuzzy evaluator of a large game holds megabytes), so a client sweeping a float
 # parameter must not grow the server without bound. The least recently used go first.
 KEPT_PER_GAME = 8
+# Estimates of what built heuristics hold (see GameHeuristics.held_bytes).
+_BYTES_PER_EDGE = 1536
+_BYTES_PER_CHARACTER = 20
 
 
 K = TypeVar("K")
@@ -102,6 +105,16 @@ class GameHeuristics:
                 found = self._distances[world_cost] = GoalDistances(self.game, view)
             _keep_recent(self._distances, world_cost)
             return found
+
+    def held_bytes(self) -> int:
+        """The estimated memory of what is built and kept: the relaxed network and the
+        compiled fuzzy evaluations (measured: 6 to 19 bytes a character of their source,
+        44.6 MiB for eight of checkers)."""
+        with self._lock:
+            network = self._network
+            edges = network.size.edges if network is not None else 0
+            return (_BYTES_PER_EDGE * edges
+                    + _BYTES_PER_CHARACTER * sum(len(e.source) for e in self._fuzzy.values()))
 
     def _game_network(self) -> Network:
         """The game's network, built once for a game on the clingo backend (call with the

@@ -86,7 +86,8 @@ class GameRegistry:
         self._max_bytes = max(1, max_bytes)
         self._limits = limits
         self._games: OrderedDict[str, LoadedGame] = OrderedDict()
-        self._extra: dict[str, int] = {}  # bytes the service keeps beside a game
+        # Bytes the service keeps beside a game, by what they are (its answer, ...).
+        self._extra: dict[str, dict[str, int]] = {}
         self._aliases: dict[str, str] = {}  # hash of a text as sent -> the id it gave
         self._lock = threading.Lock()
         # One lock per text being loaded, so that concurrent loads of one text load it once.
@@ -243,12 +244,13 @@ class GameRegistry:
         with self._lock:
             return self._held()
 
-    def keep_beside(self, ident: str, size: int) -> None:
-        """Count ``size`` more bytes against the game ``ident`` (an answer the service
-        keeps for it), evicting others where the cache is then over its bytes."""
+    def keep_beside(self, ident: str, size: int, what: str = "answer") -> None:
+        """Count ``size`` bytes of ``what`` against the game ``ident`` (an answer the
+        service keeps for it; its heuristics; a later call for the same ``what``
+        replaces the count), evicting others where the cache is then over its bytes."""
         with self._lock:
             if ident in self._games:
-                self._extra[ident] = self._extra.get(ident, 0) + size
+                self._extra.setdefault(ident, {})[what] = size
                 self._shrink()
 
     def evict(self, ident: str) -> None:
@@ -258,7 +260,8 @@ class GameRegistry:
             self._extra.pop(ident, None)
 
     def _held(self) -> int:
-        return sum(g.bytes for g in self._games.values()) + sum(self._extra.values())
+        return (sum(g.bytes for g in self._games.values())
+                + sum(sum(kept.values()) for kept in self._extra.values()))
 
     def _shrink(self) -> None:
         """Evict the least recently used games past either bound, never the newest one.

@@ -196,7 +196,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             live = set(self._registry.ids())
             self._game_messages = {k: v for k, v in self._game_messages.items() if k in live}
             self._game_messages[loaded.id] = message
-            self._registry.keep_beside(loaded.id, size)
+            self._registry.keep_beside(loaded.id, size, "tables")
         return message
 
     @property
@@ -387,7 +387,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         live = set(self._registry.ids())
         self._supersets = {k: v for k, v in self._supersets.items() if k in live}
         self._supersets[loaded.id] = response
-        self._registry.keep_beside(loaded.id, response.ByteSize())
+        self._registry.keep_beside(loaded.id, response.ByteSize(), "supersets")
         return response
 
     @_rpc
@@ -473,9 +473,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         states = [_state(game, message) for message in request.states]
         previous = _state(game, request.previous) if request.HasField("previous") else None
         start = time.perf_counter()
-        found = self._game_heuristics(loaded).evaluate(
-            request.heuristic, request.role, states, dict(request.parameters),
-            plan=request.plan, previous=previous, check=lambda: _check_time(context))
+        heuristics = self._game_heuristics(loaded)
+        try:
+            found = heuristics.evaluate(
+                request.heuristic, request.role, states, dict(request.parameters),
+                plan=request.plan, previous=previous, check=lambda: _check_time(context))
+        finally:
+            self._registry.keep_beside(loaded.id, heuristics.held_bytes(), "heuristics")
         evaluations = []
         for evaluation in found:
             plan = [pb.PlanStep(layer=step.layer, cost=step.cost, text=step.text,
