@@ -95,6 +95,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     notable: list[dict[str, Any]] = []
     started = time.monotonic()
     server: Any = None
+    registry: Any = None
     if args.grpc:
         import grpc
 
@@ -103,7 +104,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         from reasoner.v1 import reasoner_pb2 as pb
         from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
-        server, port, _ = create_server(
+        server, port, registry = create_server(
             "127.0.0.1:0", limits=Limits(args.timeout, args.memory, "forkserver"))
         channel = grpc.insecure_channel(f"127.0.0.1:{port}")
         stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
@@ -156,6 +157,9 @@ def _fuzz(args: argparse.Namespace) -> int:
             print(f"  {name:13} " + "  ".join(f"{f} {counts[f]:>5,}" for f in FATES))
         print(f"resident memory of this process: {memory_before:,.0f} MiB before, "
               f"{memory_after:,.0f} MiB after")
+        if registry is not None:
+            print(f"the server's game cache: {len(registry.ids())} games, estimated "
+                  f"{registry.held_bytes() / 2**20:,.0f} MiB")
         for record in notable:
             print(f"  {record['fate']}: {record['source']} ({record['mutation']}): "
                   f"{record['reason']}")
