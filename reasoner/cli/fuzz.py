@@ -96,6 +96,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     started = time.monotonic()
     server: Any = None
     registry: Any = None
+    trace: list[float] = []  # this process's resident MiB after every 100 mutants
     if args.grpc:
         import grpc
 
@@ -137,6 +138,8 @@ def _fuzz(args: argparse.Namespace) -> int:
                 if slow:
                     fate = "slow"
             fates[fate] += 1
+            if sum(fates.values()) % 100 == 0:
+                trace.append(_current_mb())
             by_mutation.setdefault(mutant.mutation, Counter())[fate] += 1
             record = {"source": mutant.source, "mutation": mutant.mutation, "fate": fate,
                       "reason": reason[:200]}
@@ -157,6 +160,7 @@ def _fuzz(args: argparse.Namespace) -> int:
             print(f"  {name:13} " + "  ".join(f"{f} {counts[f]:>5,}" for f in FATES))
         print(f"resident memory of this process: {memory_before:,.0f} MiB before, "
               f"{memory_after:,.0f} MiB after")
+        print("  after every 100 mutants: " + ", ".join(f"{mb:,.0f}" for mb in trace))
         if registry is not None:
             print(f"the server's game cache: {len(registry.ids())} games, estimated "
                   f"{registry.held_bytes() / 2**20:,.0f} MiB")
