@@ -222,11 +222,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"unknown backend {backend!r}; the backends are "
                                f"{', '.join(BACKENDS)}")
-        # The default reading takes what it can read unambiguously, with warnings (see
-        # reasoner.gdl.validation); options.lenient, which asked for it, is that default now.
         def check() -> None:
             _check_time(context)
 
+        # The default reading takes what it can read unambiguously, with warnings (see
+        # reasoner.gdl.validation); options.lenient, which asked for it, is that default now.
         loaded, already = self._registry.load(
             request.gdl, case_sensitive=request.options.case_sensitive,
             strict=request.options.strict, seconds=_remaining(context), backend=backend,
@@ -352,13 +352,15 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                             check=lambda: _check_time(context))
         elapsed_ms = (time.perf_counter() - start) * 1e3
         if request.columns:
-            return pb.SimulateResponse(
+            columns = pb.SimulateResponse(
                 columns=pb.PlayoutColumns(
                     lengths=run.lengths, terminal=run.terminal,
                     goals=run.flat_goals(),
                     trajectory_moves=[move for path in run.trajectories
                                       for joint in path for move in joint]),
                 updates=run.updates, elapsed_ms=elapsed_ms)
+            self._fits(columns, f"the answer of {request.playouts:,} playouts")
+            return columns
         trajectories = run.trajectories or [()] * len(run.lengths)
         playouts = [
             pb.Playout(goals=[pb.GoalValues(values=v) for v in goals], length=length,
