@@ -13,6 +13,7 @@ transparently when the server does not know the id (a restarted or evicting serv
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
@@ -41,7 +42,7 @@ from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
-__all__ = ["ReasonerClient", "RemoteGame"]
+__all__ = ["GameSummary", "ReasonerClient", "RemoteGame"]
 
 T = TypeVar("T")
 _MAX_MESSAGE = 64 * 1024 * 1024
@@ -81,6 +82,17 @@ def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
         states_seen=message.states_seen,
         terminal_states_seen=message.terminal_states_seen,
         elapsed_ms=message.elapsed_ms)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game a server holds (see :meth:`ReasonerClient.list_games`)."""
+
+    id: str
+    roles: tuple[str, ...]
+    fluents: int
+    moves: int
+    backend: str
 
 
 class ReasonerClient:
@@ -133,6 +145,12 @@ class ReasonerClient:
                                  backend=backend, strict=strict)
         response = self.call("LoadGame", pb.LoadGameRequest(gdl=gdl, options=options))
         return RemoteGame(self, response.game, gdl, options)
+
+    def list_games(self) -> list[GameSummary]:
+        """The games the server holds now, least recently used first."""
+        response = self.call("ListGames", pb.ListGamesRequest())
+        return [GameSummary(g.game_id, tuple(g.roles), g.fluents, g.moves, g.backend)
+                for g in response.games]
 
     def translate(self, gdl: str, *, relaxed: bool = False) -> str:
         """The ASP program of a GDL text."""
@@ -246,7 +264,9 @@ class RemoteGame:
             message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed,
                                          max_steps=max_steps, record_trajectories=record,
                                          columns=True)
-            if state is not None:
+            if state is None:
+                message.from_initial = True
+            else:
                 message.state.fluents.extend(state.fluents)
             return message
 
@@ -280,7 +300,9 @@ class RemoteGame:
         ids and the other derived atoms as GDL text."""
         def request() -> pb.RelaxedLayersRequest:
             message = pb.RelaxedLayersRequest(game_id=self.id, max_layers=max_layers)
-            if state is not None:
+            if state is None:
+                message.from_initial = True
+            else:
                 message.state.fluents.extend(state.fluents)
             return message
 

@@ -272,7 +272,7 @@ def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
     with running_server(max_call_seconds=1.0) as server:
         game = server.load("connectfour")
         with pytest.raises(grpc.RpcError) as caught:
-            server.stub.Simulate(pb.SimulateRequest(game_id=game.game_id,
+            server.stub.Simulate(pb.SimulateRequest(from_initial=True, game_id=game.game_id,
                                                     playouts=1_000_000))
         error: Any = caught.value
         assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED

@@ -113,10 +113,12 @@ def test_requests_the_heuristic_cannot_serve_are_invalid_argument() -> None:
         info = server.load("tictactoe")
         three = server.load("threeplayer")
         cases = [
-            (pb.EvaluateRequest(game_id=info.game_id, role="nobody", heuristic="hff"),
+            (pb.EvaluateRequest(game_id=info.game_id, role="nobody", heuristic="hff",
+                                states=[pb.State()]),
              "the roles are xplayer, oplayer"),
             (pb.EvaluateRequest(game_id=info.game_id, role="xplayer", heuristic="mobility",
-                                plan=True), "the heuristics with plans are hff, fjo"),
+                                plan=True, states=[pb.State()]),
+             "the heuristics with plans are hff, fjo"),
             (pb.EvaluateRequest(game_id=three.game_id, role=three.roles[0],
                                 heuristic="extended-ff", states=[pb.State()]),
              "needs a two-player game"),

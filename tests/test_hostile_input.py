@@ -184,7 +184,8 @@ def test_an_error_quoting_a_huge_request_field_keeps_its_code(srv: Server, field
     RESOURCE_EXHAUSTED "Stream removed" (a status past gRPC's metadata limit)."""
     ttt = srv.stub.LoadGame(pb.LoadGameRequest(gdl=game_text("tictactoe"))).game
     huge = "h" * 100_000
-    request = pb.EvaluateRequest(game_id=ttt.game_id, role="xplayer", heuristic="fuzzy")
+    request = pb.EvaluateRequest(game_id=ttt.game_id, role="xplayer", heuristic="fuzzy",
+                                 states=[pb.State()])
     if field == "heuristic":
         request.heuristic = huge
     elif field == "role":

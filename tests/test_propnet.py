@@ -220,7 +220,7 @@ def test_service_loads_on_the_backend_asked_for() -> None:
         assert "clingo, propnet, position, topdown, auto" in message
         for backend in ("clingo", "propnet"):
             response = srv.stub.Simulate(pb.SimulateRequest(
-                game_id=infos[backend].game_id, playouts=100, seed=1))
+                from_initial=True, game_id=infos[backend].game_id, playouts=100, seed=1))
             assert len(response.playouts) == 100
             assert all(p.terminal for p in response.playouts)
             assert response.updates == sum(p.length for p in response.playouts)

@@ -373,6 +373,8 @@ def test_expand_successors_equal_next(srv: Server, name: str) -> None:
 
 
 def _simulate(srv: Server, name: str, **fields: Any) -> pb.SimulateResponse:
+    if "state" not in fields:
+        fields["from_initial"] = True
     request = pb.SimulateRequest(game_id=ids_of(srv, name), **fields)
     response: pb.SimulateResponse = srv.stub.Simulate(request, timeout=CALL_TIMEOUT)
     return response
@@ -441,7 +443,8 @@ def test_simulate_max_steps_cuts_off(srv: Server) -> None:
 def test_simulate_max_steps_zero_means_1000(srv: Server) -> None:
     """max_steps=0 stops a game that never ends after 1000 joint moves."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=RANDOM_ROLE), timeout=CALL_TIMEOUT).game
-    response = srv.stub.Simulate(pb.SimulateRequest(game_id=game.game_id, playouts=2),
+    response = srv.stub.Simulate(pb.SimulateRequest(
+                                     from_initial=True, game_id=game.game_id, playouts=2),
                                  timeout=CALL_TIMEOUT)
     assert [(p.length, p.terminal, [list(g.values) for g in p.goals])
             for p in response.playouts] == [(1000, False, [[0]])] * 2
@@ -511,7 +514,7 @@ def test_position_backends_serve_every_rpc_a_player_uses(srv: Server, backend: s
                               timeout=CALL_TIMEOUT)
     assert len(expand.children) == 9 and list(expand.children) == list(on_auto.children)
     simulated = srv.stub.Simulate(pb.SimulateRequest(
-        game_id=info.game_id, playouts=20, seed=9, record_trajectories=True),
+        from_initial=True, game_id=info.game_id, playouts=20, seed=9, record_trajectories=True),
         timeout=CALL_TIMEOUT)
     assert remote_playouts(simulated) == local_playouts(engine, seed=9, playouts=20)
     assert all(p.terminal for p in simulated.playouts)
@@ -824,7 +827,8 @@ def test_reflection_describes_the_reasoner(srv: Server) -> None:
     (service,) = proto.service
     assert [m.name for m in service.method] == [
         "LoadGame", "GetGame", "InitialState", "Query", "Next", "Expand", "Simulate",
-        "Translate", "Supersets", "RelaxedLayers", "Instantiate", "Evaluate", "AnalyzeGame"]
+        "Translate", "Supersets", "RelaxedLayers", "Instantiate", "Evaluate", "AnalyzeGame",
+        "ListGames", "LookupMoves"]
 
 
 # -- the serve command -----------------------------------------------------------------------

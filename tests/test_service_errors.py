@@ -169,11 +169,90 @@ def _bad_state_requests(game_id: str) -> dict[str, tuple[str, object]]:
 def test_state_with_unknown_fluent_id_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
                                                           method: str) -> None:
     """A state naming a fluent id outside the 29-entry table gets INVALID_ARGUMENT naming
-    the id."""
+    the field and the id."""
     name, request = _bad_state_requests(ttt.game_id)[method]
     details = expect_error(INVALID, getattr(srv.stub, name), request)
-    assert details == ("InvalidStateError: malformed state: fluent id 29 is not in the "
-                       "fluent table")
+    assert details == (f"InvalidStateError: malformed state in {method}Request.state: fluent "
+                       "id 29 is not in the fluent table")
+
+
+@pytest.mark.parametrize(("method", "request_"), [
+    ("Query", pb.QueryRequest()),
+    ("Next", pb.NextRequest(joint_moves=[pb.JointMove(moves=[0, 9])])),
+    ("Expand", pb.ExpandRequest()),
+])
+def test_a_request_without_its_state_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
+                                                         method: str, request_: Any) -> None:
+    """Query, Next and Expand without a state (a misspelt field, which proto loaders drop
+    silently) get INVALID_ARGUMENT naming the missing field, never the answer of an empty
+    state."""
+    request_.game_id = ttt.game_id
+    details = expect_error(INVALID, getattr(srv.stub, method), request_)
+    assert details == (f"InvalidStateError: {method}Request.state is missing: a state is "
+                       "required")
+
+
+@pytest.mark.parametrize(("method", "request_"), [
+    ("Simulate", pb.SimulateRequest(playouts=1)),
+    ("RelaxedLayers", pb.RelaxedLayersRequest()),
+])
+def test_a_start_must_be_named_where_the_initial_state_may_be_asked(
+        srv: Server, ttt: pb.GameInfo, method: str, request_: Any) -> None:
+    """Simulate and RelaxedLayers need a state or from_initial: neither is
+    INVALID_ARGUMENT naming both fields, and both at once is refused too."""
+    request_.game_id = ttt.game_id
+    details = expect_error(INVALID, getattr(srv.stub, method), request_)
+    assert details == (f"InvalidStateError: {method}Request.state is missing (or "
+                       "from_initial): a state is required")
+    request_.from_initial = True
+    request_.state.SetInParent()
+    details = expect_error(INVALID, getattr(srv.stub, method), request_)
+    assert details == (f"InvalidStateError: {method}Request sets both state and from_initial:"
+                       " set one")
+
+
+def test_evaluate_without_states_is_invalid_argument(srv: Server, ttt: pb.GameInfo) -> None:
+    """Evaluate with an empty list of states gets INVALID_ARGUMENT saying so."""
+    details = expect_error(INVALID, srv.stub.Evaluate, pb.EvaluateRequest(
+        game_id=ttt.game_id, role="xplayer", heuristic="hff"))
+    assert details == ("InvalidStateError: EvaluateRequest.states is empty: at least one "
+                       "state is required")
+
+
+def test_list_games_names_what_the_server_holds(srv: Server, ttt: pb.GameInfo) -> None:
+    """ListGames lists every loaded game with its roles, sizes and backend, and listing
+    changes nothing."""
+    before = srv.registry.ids()
+    listed = srv.stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT).games
+    assert [g.game_id for g in listed] == before == srv.registry.ids()
+    (summary,) = [g for g in listed if g.game_id == ttt.game_id]
+    assert (list(summary.roles), summary.fluents, summary.moves, summary.backend) == (
+        ["xplayer", "oplayer"], 29, 20, "propnet")
+
+
+def test_lookup_moves_reads_texts_in_any_layout(srv: Server, ttt: pb.GameInfo) -> None:
+    """LookupMoves gives the id of each text, read as a GDL term (spacing and case are
+    free), in order, matching the game's move table."""
+    found = srv.stub.LookupMoves(pb.LookupMovesRequest(
+        game_id=ttt.game_id, role="xplayer", texts=["( MARK 1   1 )", "noop", "(mark 3 3)"]),
+        timeout=CALL_TIMEOUT).move_ids
+    table = {(ttt.roles[m.role], m.text): i for i, m in enumerate(ttt.moves)}
+    assert list(found) == [table["xplayer", "(mark 1 1)"], table["xplayer", "noop"],
+                           table["xplayer", "(mark 3 3)"]]
+
+
+@pytest.mark.parametrize(("role", "text", "expected"), [
+    ("xplayer", "(mark 4 4)", "xplayer can never play (mark 4 4) in this game"),
+    ("nobody", "noop", "unknown role 'nobody'; the roles are ['xplayer', 'oplayer']"),
+    ("xplayer", "(mark 1", "line 1, column 1"),
+])
+def test_lookup_moves_names_what_is_no_move(srv: Server, ttt: pb.GameInfo, role: str,
+                                            text: str, expected: str) -> None:
+    """A text that is no move of the role, an unknown role and a malformed text get
+    INVALID_ARGUMENT saying which."""
+    details = expect_error(INVALID, srv.stub.LookupMoves, pb.LookupMovesRequest(
+        game_id=ttt.game_id, role=role, texts=["noop", text]))
+    assert expected in details
 
 
 @pytest.mark.parametrize(("joint", "message"), [
@@ -249,7 +328,7 @@ UNKNOWN_ID = "0" * 64
     ("Query", pb.QueryRequest(game_id=UNKNOWN_ID)),
     ("Next", pb.NextRequest(game_id=UNKNOWN_ID, joint_moves=[pb.JointMove(moves=[0, 1])])),
     ("Expand", pb.ExpandRequest(game_id=UNKNOWN_ID)),
-    ("Simulate", pb.SimulateRequest(game_id=UNKNOWN_ID, playouts=1)),
+    ("Simulate", pb.SimulateRequest(from_initial=True, game_id=UNKNOWN_ID, playouts=1)),
 ])
 def test_unknown_game_id_is_not_found(srv: Server, method: str, request_: object) -> None:
     """A game id that is not loaded gets NOT_FOUND telling to load it with LoadGame."""
@@ -311,7 +390,8 @@ def test_playouts_out_of_range_is_invalid_argument(srv: Server, ttt: pb.GameInfo
                                                    playouts: int) -> None:
     """playouts=0 (or over the maximum) gets INVALID_ARGUMENT giving the allowed range."""
     details = expect_error(INVALID, srv.stub.Simulate,
-                           pb.SimulateRequest(game_id=ttt.game_id, playouts=playouts))
+                           pb.SimulateRequest(
+                               from_initial=True, game_id=ttt.game_id, playouts=playouts))
     assert details == f"playouts must be between 1 and 1000000, got {playouts}"
 
 
@@ -320,7 +400,7 @@ def test_max_steps_past_the_server_s_cap_is_resource_exhausted(srv: Server,
     """max_steps over 100,000 is refused before any playout, naming the cap: a game that
     never ends would otherwise play for as long as the client waits."""
     details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
-                           pb.SimulateRequest(game_id=ttt.game_id, playouts=1,
+                           pb.SimulateRequest(from_initial=True, game_id=ttt.game_id, playouts=1,
                                               max_steps=4_000_000_000))
     assert details == ("max_steps may be at most 100,000 per playout, "
                        "got 4,000,000,000")
@@ -332,7 +412,8 @@ def test_trajectories_that_could_not_be_sent_are_refused_before_the_work(
     once with RESOURCE_EXHAUSTED saying what to ask instead, not after a minute of play."""
     started = time.monotonic()
     details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
-                           pb.SimulateRequest(game_id=ttt.game_id, playouts=1_000_000,
+                           pb.SimulateRequest(
+                               from_initial=True, game_id=ttt.game_id, playouts=1_000_000,
                                               record_trajectories=True))
     assert time.monotonic() - started < 2
     assert details.startswith("trajectories of 1,000,000 playouts of up "
@@ -345,7 +426,7 @@ def test_simulate_without_legal_move_is_failed_precondition(srv: Server) -> None
     FAILED_PRECONDITION naming the role."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
     details = expect_error(grpc.StatusCode.FAILED_PRECONDITION, srv.stub.Simulate,
-                           pb.SimulateRequest(game_id=game.game_id, playouts=1))
+                           pb.SimulateRequest(from_initial=True, game_id=game.game_id, playouts=1))
     assert details == ("NoLegalMoveError: role a has no legal move in a non-terminal state "
                        "after 0 steps")
 
@@ -433,7 +514,8 @@ def test_a_call_past_the_concurrency_cap_is_refused_at_once() -> None:
     with running_server(workers=1, max_concurrent_rpcs=1) as server:
         game = server.load("connectfour")
         long = server.stub.Simulate.future(
-            pb.SimulateRequest(game_id=game.game_id, playouts=1_000_000, seed=1), timeout=3.0)
+            pb.SimulateRequest(
+                from_initial=True, game_id=game.game_id, playouts=1_000_000, seed=1), timeout=3.0)
         time.sleep(0.5)
         started = time.monotonic()
         expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.GetGame,
@@ -467,13 +549,15 @@ def test_simulate_past_its_deadline_is_deadline_exceeded() -> None:
         game = server.load("connectfour")
         started = time.monotonic()
         expect_error(grpc.StatusCode.DEADLINE_EXCEEDED, server.stub.Simulate,
-                     pb.SimulateRequest(game_id=game.game_id, playouts=1_000_000, seed=1),
+                     pb.SimulateRequest(
+                         from_initial=True, game_id=game.game_id, playouts=1_000_000, seed=1),
                      timeout=0.5)
         assert time.monotonic() - started < 2
         started = time.monotonic()
         assert_answers(server, game)
         assert time.monotonic() - started < 2
-        response = server.stub.Simulate(pb.SimulateRequest(game_id=game.game_id, playouts=2,
+        response = server.stub.Simulate(pb.SimulateRequest(
+                                            from_initial=True, game_id=game.game_id, playouts=2,
                                                            seed=1), timeout=CALL_TIMEOUT)
         assert [p.terminal for p in response.playouts] == [True, True]
 
@@ -664,7 +748,8 @@ def test_simulate_without_legal_move_detail_has_no_legal_move_kind(srv: Server) 
     client raises NoLegalMoveError."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
     _, _, detail = error_detail(srv.stub.Simulate,
-                                pb.SimulateRequest(game_id=game.game_id, playouts=1))
+                                pb.SimulateRequest(
+                                    from_initial=True, game_id=game.game_id, playouts=1))
     assert detail.kind == pb.ERROR_KIND_NO_LEGAL_MOVE
     with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as reasoner, \
             pytest.raises(NoLegalMoveError, match="role a has no legal move"):

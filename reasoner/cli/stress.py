@@ -165,7 +165,8 @@ def _stress(args: argparse.Namespace) -> int:
                         own.Expand(pb.ExpandRequest(game_id=wide.game_id, state=wide_state),
                                    timeout=args.deadline)
                     else:
-                        own.Simulate(pb.SimulateRequest(game_id=c4, playouts=1_000_000,
+                        own.Simulate(pb.SimulateRequest(
+                                         from_initial=True, game_id=c4, playouts=1_000_000,
                                                         seed=number), timeout=args.deadline)
                     code = "OK"
                 except grpc.RpcError as error:

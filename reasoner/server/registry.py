@@ -234,6 +234,11 @@ class GameRegistry:
                 "LoadGame (games are evicted when the cache is full)")
         return found
 
+    def games(self) -> list[LoadedGame]:
+        """The loaded games, least recently used first (listing them uses none)."""
+        with self._lock:
+            return list(self._games.values())
+
     def ids(self) -> list[str]:
         """Ids of the loaded games, least recently used first."""
         with self._lock:

@@ -49,6 +49,7 @@ MAX_PLAYOUTS = 1_000_000
 MAX_EXPAND_CHILDREN = 100_000
 MAX_NEXT_JOINT_MOVES = 100_000
 MAX_EVALUATE_STATES = 10_000
+MAX_LOOKUP_TEXTS = 100_000
 DEFAULT_MAX_STEPS = 1000
 # The most steps a Simulate playout may be asked for: a game that never ends would
 # otherwise play (and, with trajectories, record) for as long as the client lets it.
@@ -129,11 +130,29 @@ def _game_message(loaded: LoadedGame) -> pb.GameInfo:
     )
 
 
-def _state(game: Game, message: pb.State) -> State:
+def _state(game: Game, message: pb.State, field: str = "state") -> State:
+    """The state of a message, or INVALID_ARGUMENT naming ``field``."""
     try:
         return game.state_from_ids(message.fluents)
     except InvalidStateError as error:
-        raise InvalidStateError(f"malformed state: {error}") from None
+        raise InvalidStateError(f"malformed state in {field}: {error}") from None
+
+
+def _request_state(game: Game, request: Any) -> State:
+    """The state a request names: its ``state`` field, which is required, or where the
+    request has ``from_initial``, exactly one of the two. A missing field is an error, never
+    an empty or initial state: a client that misspells it (proto loaders drop unknown
+    fields silently) hears of it."""
+    name = type(request).__name__
+    initial = bool(getattr(request, "from_initial", False))
+    if request.HasField("state"):
+        if initial:
+            raise InvalidStateError(f"{name} sets both state and from_initial: set one")
+        return _state(game, request.state, f"{name}.state")
+    if initial:
+        return game.initial_state
+    alternative = " (or from_initial)" if hasattr(request, "from_initial") else ""
+    raise InvalidStateError(f"{name}.state is missing{alternative}: a state is required")
 
 
 # The longest a call may work when its client sets no shorter deadline (serve
@@ -256,12 +275,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Query(self, request: pb.QueryRequest,
               context: grpc.ServicerContext) -> pb.QueryResponse:
         game = self._registry.get(request.game_id).game
-        return pb.QueryResponse(info=_info_message(game.info(_state(game, request.state))))
+        return pb.QueryResponse(info=_info_message(game.info(_request_state(game, request))))
 
     @_rpc
     def Next(self, request: pb.NextRequest, context: grpc.ServicerContext) -> pb.NextResponse:
         game = self._registry.get(request.game_id).game
-        state = _state(game, request.state)
+        state = _request_state(game, request)
         if len(request.joint_moves) > MAX_NEXT_JOINT_MOVES:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
@@ -288,7 +307,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Expand(self, request: pb.ExpandRequest,
                context: grpc.ServicerContext) -> pb.ExpandResponse:
         game = self._registry.get(request.game_id).game
-        state = _state(game, request.state)
+        state = _request_state(game, request)
         info = game.info(state)
         count = math.prod(len(legal) for legal in info.legal)
         if count > MAX_EXPAND_CHILDREN:
@@ -331,7 +350,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"playouts must be between 1 and {MAX_PLAYOUTS}, "
                                f"got {request.playouts}")
-        state = _state(game, request.state) if request.HasField("state") else game.initial_state
+        state = _request_state(game, request)
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
         if max_steps > MAX_STEPS:
             raise ResourceLimitError(f"max_steps may be at most {MAX_STEPS:,} per playout, got "
@@ -396,7 +415,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def RelaxedLayers(self, request: pb.RelaxedLayersRequest,
                       context: grpc.ServicerContext) -> pb.RelaxedLayersResponse:
         game = self._registry.get(request.game_id).game
-        state = _state(game, request.state) if request.HasField("state") else game.initial_state
+        state = _request_state(game, request)
         found = self._heavy(context, "RelaxedLayers", layers,
                             (game.description, state.fluents, request.max_layers or 100))
         fluent_ids = {text: i for i, text in enumerate(game.fluents)}
@@ -472,8 +491,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_EVALUATE_STATES:,} states per request, got "
                                f"{len(request.states):,}")
-        states = [_state(game, message) for message in request.states]
-        previous = _state(game, request.previous) if request.HasField("previous") else None
+        if not request.states:
+            raise InvalidStateError("EvaluateRequest.states is empty: at least one state is "
+                                    "required")
+        states = [_state(game, message, f"EvaluateRequest.states[{i}]")
+                  for i, message in enumerate(request.states)]
+        previous = (_state(game, request.previous, "EvaluateRequest.previous")
+                    if request.HasField("previous") else None)
         start = time.perf_counter()
         heuristics = self._game_heuristics(loaded)
         try:
@@ -491,6 +515,26 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             evaluations.append(pb.Evaluation(value=value, plan=plan))
         return pb.EvaluateResponse(evaluations=evaluations,
                                    elapsed_ms=(time.perf_counter() - start) * 1e3)
+
+    @_rpc
+    def ListGames(self, request: pb.ListGamesRequest,
+                  context: grpc.ServicerContext) -> pb.ListGamesResponse:
+        return pb.ListGamesResponse(games=[
+            pb.GameSummary(game_id=loaded.id, roles=list(loaded.game.roles),
+                           fluents=len(loaded.game.fluents),
+                           moves=len(loaded.game.all_moves), backend=loaded.game.backend)
+            for loaded in self._registry.games()])
+
+    @_rpc
+    def LookupMoves(self, request: pb.LookupMovesRequest,
+                    context: grpc.ServicerContext) -> pb.LookupMovesResponse:
+        game = self._registry.get(request.game_id).game
+        if len(request.texts) > MAX_LOOKUP_TEXTS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"at most {MAX_LOOKUP_TEXTS:,} texts per request, got "
+                               f"{len(request.texts):,}")
+        return pb.LookupMovesResponse(
+            move_ids=[game.move(request.role, text).id for text in request.texts])
 
     @_rpc
     def AnalyzeGame(self, request: pb.AnalyzeGameRequest,

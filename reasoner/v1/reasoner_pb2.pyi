@@ -84,6 +84,46 @@ class GetGameResponse(_message.Message):
     game: GameInfo
     def __init__(self, game: _Optional[_Union[GameInfo, _Mapping]] = ...) -> None: ...
 
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("game_id", "roles", "fluents", "moves", "backend")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    FLUENTS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    roles: _containers.RepeatedScalarFieldContainer[str]
+    fluents: int
+    moves: int
+    backend: str
+    def __init__(self, game_id: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., backend: _Optional[str] = ...) -> None: ...
+
+class LookupMovesRequest(_message.Message):
+    __slots__ = ("game_id", "role", "texts")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    TEXTS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    role: str
+    texts: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., role: _Optional[str] = ..., texts: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class LookupMovesResponse(_message.Message):
+    __slots__ = ("move_ids",)
+    MOVE_IDS_FIELD_NUMBER: _ClassVar[int]
+    move_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, move_ids: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class GameInfo(_message.Message):
     __slots__ = ("game_id", "roles", "fluents", "moves", "role_moves", "warnings", "statistics")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -267,9 +307,10 @@ class Child(_message.Message):
     def __init__(self, joint_move: _Optional[_Union[JointMove, _Mapping]] = ..., successor: _Optional[_Union[Successor, _Mapping]] = ...) -> None: ...
 
 class SimulateRequest(_message.Message):
-    __slots__ = ("game_id", "state", "playouts", "seed", "max_steps", "record_trajectories", "columns")
+    __slots__ = ("game_id", "state", "from_initial", "playouts", "seed", "max_steps", "record_trajectories", "columns")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
     PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
@@ -277,12 +318,13 @@ class SimulateRequest(_message.Message):
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
+    from_initial: bool
     playouts: int
     seed: int
     max_steps: int
     record_trajectories: bool
     columns: bool
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
 
 class SimulateResponse(_message.Message):
     __slots__ = ("playouts", "columns", "updates", "elapsed_ms")
@@ -367,14 +409,16 @@ class RelationAtoms(_message.Message):
     def __init__(self, name: _Optional[str] = ..., arity: _Optional[int] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RelaxedLayersRequest(_message.Message):
-    __slots__ = ("game_id", "state", "max_layers")
+    __slots__ = ("game_id", "state", "from_initial", "max_layers")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
     MAX_LAYERS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
+    from_initial: bool
     max_layers: int
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., max_layers: _Optional[int] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., max_layers: _Optional[int] = ...) -> None: ...
 
 class RelaxedLayersResponse(_message.Message):
     __slots__ = ("layers", "fixpoint", "elapsed_ms")

@@ -100,6 +100,16 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameResponse.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/reasoner.v1.Reasoner/ListGames',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
+        self.LookupMoves = channel.unary_unary(
+                '/reasoner.v1.Reasoner/LookupMoves',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesResponse.FromString,
+                _registered_method=True)
 
 
 class ReasonerServicer:
@@ -210,6 +220,23 @@ class ReasonerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListGames(self, request, context):
+        """The games this server holds now, least recently used first (a game may be evicted at
+        any time: a client that has its text loads it again).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LookupMoves(self, request, context):
+        """Move ids by move text, for one role: the text is read as a GDL term (any layout or
+        case, as the game was loaded), e.g. "(mark 1 1)"; INVALID_ARGUMENT names the first
+        text that is no move of the role.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReasonerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -277,6 +304,16 @@ def add_ReasonerServicer_to_server(servicer, server):
                     servicer.AnalyzeGame,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameResponse.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.ListGamesRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.ListGamesResponse.SerializeToString,
+            ),
+            'LookupMoves': grpc.unary_unary_rpc_method_handler(
+                    servicer.LookupMoves,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -631,6 +668,60 @@ class Reasoner:
             '/reasoner.v1.Reasoner/AnalyzeGame',
             reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.AnalyzeGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/ListGames',
+            reasoner_dot_v1_dot_reasoner__pb2.ListGamesRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.ListGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LookupMoves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/LookupMoves',
+            reasoner_dot_v1_dot_reasoner__pb2.LookupMovesRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.LookupMovesResponse.FromString,
             options,
             channel_credentials,
             insecure,
