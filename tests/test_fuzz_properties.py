@@ -7,6 +7,7 @@ corpus files."""
 from __future__ import annotations
 
 import contextlib
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -148,3 +149,22 @@ def test_the_fuzz_campaign_counts_fates_and_finds_no_crash(tmp_path: Path) -> No
     assert first.startswith("40 mutants of 2 files in process")
     assert "0 crash, 0 hang" in first
     assert "resident memory of this process" in result.stdout
+
+
+def test_a_campaign_on_two_jobs_gives_each_mutant_the_fate_of_one_job(tmp_path: Path) -> None:
+    """`fuzz --jobs 2` works two mutants at once and reports the same mutants with the same
+    fates, in the same order, as one job."""
+    (tmp_path / "tictactoe.kif").write_text((ROOT / "games" / "tictactoe.kif").read_text())
+
+    def campaign(jobs: str) -> list[tuple[str, str, str]]:
+        result = subprocess.run(
+            [sys.executable, "-m", "reasoner.cli", "fuzz", str(tmp_path), "--mutations", "12",
+             "--seed", "5", "--jobs", jobs, "--json"], cwd=ROOT, capture_output=True,
+            text=True, timeout=600, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+        records = [json.loads(line) for line in result.stdout.splitlines()]
+        return [(r["mutation"], r["fate"], r["reason"]) for r in records]
+
+    alone = campaign("1")
+    assert len(alone) == 12
+    assert campaign("2") == alone

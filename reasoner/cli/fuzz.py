@@ -9,10 +9,12 @@ import json
 import resource
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
+from reasoner.fuzzing import Mutant
 
 __all__ = ["register"]
 
@@ -35,6 +37,8 @@ def register(commands: Commands) -> None:
                    help="mutate only files up to this size (KiB), to keep a campaign quick")
     p.add_argument("--grpc", action="store_true",
                    help="send each mutant to a real server with LoadGame instead")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="mutants loaded at once in process (each in its own bounded child)")
     p.add_argument("--json", action="store_true", help="one JSON object per mutant")
     p.set_defaults(run=_fuzz)
 
@@ -63,6 +67,28 @@ def _in_process(text: str, timeout: float, memory: int,
         return "refused", str(error)
     except BoundedCrash as error:
         return "crash", str(error).splitlines()[0]
+
+
+def _past_bounds(fate: str, reason: str) -> bool:
+    """Whether a load ran out of the campaign's time or memory (the unchanged source of a
+    mutant that did is "slow", not hanging)."""
+    return fate == "hang" or "memory bound" in reason
+
+
+def _outcomes(found: Iterable[Mutant], outcome: Callable[[Mutant], tuple[str, str]],
+              jobs: int) -> Iterator[tuple[Mutant, tuple[str, str]]]:
+    """Each mutant with its outcome, in order, ``jobs`` of them worked at once."""
+    if jobs <= 1:
+        for mutant in found:
+            yield mutant, outcome(mutant)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    from itertools import islice
+
+    chunks = iter(found)
+    with ThreadPoolExecutor(jobs) as pool:
+        while chunk := list(islice(chunks, 4 * jobs)):
+            yield from zip(chunk, pool.map(outcome, chunk), strict=True)
 
 
 def _resident_mb() -> float:
@@ -110,31 +136,36 @@ def _fuzz(args: argparse.Namespace) -> int:
         channel = grpc.insecure_channel(f"127.0.0.1:{port}")
         stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
     memory_before = _current_mb()
+
+    def outcome(mutant: Mutant) -> tuple[str, str]:
+        if not args.grpc:
+            # Threads (--jobs) forbid a plain fork in this process.
+            return _in_process(mutant.text, args.timeout, args.memory,
+                               "forkserver" if args.jobs > 1 else "fork")
+        text = mutant.text.encode("utf-8", "replace").decode("utf-8")
+        try:
+            # The server grounds in its bounded child (the answer may take two bounds: one
+            # waiting for a heavy slot, one loading).
+            stub.LoadGame(pb.LoadGameRequest(gdl=text), timeout=2 * args.timeout + 10)
+            return "accepted", ""
+        except grpc.RpcError as error:
+            code = error.code().name
+            fate = ("refused" if code in _DOCUMENTED
+                    else "hang" if code == "DEADLINE_EXCEEDED" else "crash")
+            return fate, f"{code}: {error.details()}"
+
     try:
-        for mutant in mutants(sources, args.mutations, args.seed):
-            if args.grpc:
-                text = mutant.text.encode("utf-8", "replace").decode("utf-8")
-                try:
-                    # The server grounds in its bounded child (the answer may take two
-                    # bounds: one waiting for a heavy slot, one loading).
-                    stub.LoadGame(pb.LoadGameRequest(gdl=text),
-                                  timeout=2 * args.timeout + 10)
-                    fate, reason = "accepted", ""
-                except grpc.RpcError as error:
-                    code = error.code().name
-                    reason = f"{code}: {error.details()}"
-                    fate = ("refused" if code in _DOCUMENTED
-                            else "hang" if code == "DEADLINE_EXCEEDED" else "crash")
-            else:
-                fate, reason = _in_process(mutant.text, args.timeout, args.memory)
+        for mutant, (fate, reason) in _outcomes(mutants(sources, args.mutations, args.seed),
+                                                outcome, 1 if args.grpc else args.jobs):
             if fate == "hang":
                 slow = slow_sources.get(mutant.source)
                 if slow is None:
-                    source = texts[mutant.source]
                     # A server's threads forbid a plain fork in this process.
-                    slow = slow_sources[mutant.source] = _in_process(
-                        source, args.timeout, args.memory,
-                        "forkserver" if args.grpc else "fork")[0] == "hang"
+                    source_fate, source_reason = _in_process(
+                        texts[mutant.source], args.timeout, args.memory,
+                        "forkserver" if args.grpc or args.jobs > 1 else "fork")
+                    slow = slow_sources[mutant.source] = _past_bounds(source_fate,
+                                                                      source_reason)
                 if slow:
                     fate = "slow"
             fates[fate] += 1
@@ -160,7 +191,8 @@ def _fuzz(args: argparse.Namespace) -> int:
             print(f"  {name:13} " + "  ".join(f"{f} {counts[f]:>5,}" for f in FATES))
         print(f"resident memory of this process: {memory_before:,.0f} MiB before, "
               f"{memory_after:,.0f} MiB after")
-        print("  after every 100 mutants: " + ", ".join(f"{mb:,.0f}" for mb in trace))
+        if trace:
+            print("  after every 100 mutants: " + ", ".join(f"{mb:,.0f}" for mb in trace))
         if registry is not None:
             print(f"the server's game cache: {len(registry.ids())} games, estimated "
                   f"{registry.held_bytes() / 2**20:,.0f} MiB")
