@@ -236,6 +236,12 @@ class RemoteGame:
             game_id=self.id, state=pb.State(fluents=state.fluents)))
         return _info(r.info)
 
+    def info_many(self, states: Sequence[State]) -> list[StateInfo]:
+        """The answers of many states in one call, in order."""
+        r = self._call("Query", lambda: pb.QueryRequest(
+            game_id=self.id, states=[pb.State(fluents=s.fluents) for s in states]))
+        return [_info(info) for info in r.infos]
+
     def step(self, state: State, joint: JointMove, *,
              check_legal: bool = True) -> tuple[State, StateInfo]:
         """The successor under one joint move (move ids in role order) and its info."""

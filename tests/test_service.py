@@ -875,3 +875,14 @@ def test_serve_command_serves_bundled_games_and_stops_on_sigterm(ttt: pb.GameInf
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_client_queries_many_states_in_one_call(srv: Server) -> None:
+    """RemoteGame.info_many answers a list of states in one call as info answers each."""
+    info = srv.load("connectfour")
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("connectfour"))
+        assert game.id == info.game_id
+        state, first = game.initial()
+        children = [child for _, child, _ in game.expand(state)[1]]
+        assert game.info_many([state, *children]) == [first, *map(game.info, children)]

@@ -188,8 +188,34 @@ def test_a_request_without_its_state_is_invalid_argument(srv: Server, ttt: pb.Ga
     state."""
     request_.game_id = ttt.game_id
     details = expect_error(INVALID, getattr(srv.stub, method), request_)
-    assert details == (f"InvalidStateError: {method}Request.state is missing: a state is "
-                       "required")
+    alternative = " (or states)" if method == "Query" else ""
+    assert details == (f"InvalidStateError: {method}Request.state is missing{alternative}: "
+                       "a state is required")
+
+
+def test_query_over_many_states_answers_each_in_order(srv: Server, ttt: pb.GameInfo) -> None:
+    """Query with `states` answers each state in `infos`, in order, as one Query each
+    would; a malformed one is refused naming its index, and both fields at once are
+    refused."""
+    initial = srv.stub.InitialState(pb.InitialStateRequest(game_id=ttt.game_id),
+                                    timeout=CALL_TIMEOUT)
+    after = srv.stub.Next(pb.NextRequest(game_id=ttt.game_id, state=initial.state,
+                                         joint_moves=[pb.JointMove(moves=[
+                                             move_of(ttt, "xplayer", "(mark 1 1)"),
+                                             move_of(ttt, "oplayer", "noop")])]),
+                          timeout=CALL_TIMEOUT).successors[0].state
+    states = [initial.state, after, initial.state]
+    batch = srv.stub.Query(pb.QueryRequest(game_id=ttt.game_id, states=states),
+                           timeout=CALL_TIMEOUT)
+    one_by_one = [srv.stub.Query(pb.QueryRequest(game_id=ttt.game_id, state=s),
+                                 timeout=CALL_TIMEOUT).info for s in states]
+    assert list(batch.infos) == one_by_one and not batch.HasField("info")
+    details = expect_error(INVALID, srv.stub.Query, pb.QueryRequest(
+        game_id=ttt.game_id, states=[initial.state, pb.State(fluents=[29])]))
+    assert details.startswith("InvalidStateError: malformed state in QueryRequest.states[1]")
+    details = expect_error(INVALID, srv.stub.Query, pb.QueryRequest(
+        game_id=ttt.game_id, state=initial.state, states=[initial.state]))
+    assert details == "InvalidStateError: QueryRequest sets both state and states: set one"
 
 
 @pytest.mark.parametrize(("method", "request_"), [

@@ -49,6 +49,7 @@ MAX_PLAYOUTS = 1_000_000
 MAX_EXPAND_CHILDREN = 100_000
 MAX_NEXT_JOINT_MOVES = 100_000
 MAX_EVALUATE_STATES = 10_000
+MAX_QUERY_STATES = 100_000
 MAX_LOOKUP_TEXTS = 100_000
 DEFAULT_MAX_STEPS = 1000
 # The most steps a Simulate playout may be asked for: a game that never ends would
@@ -151,7 +152,8 @@ def _request_state(game: Game, request: Any) -> State:
         return _state(game, request.state, f"{name}.state")
     if initial:
         return game.initial_state
-    alternative = " (or from_initial)" if hasattr(request, "from_initial") else ""
+    alternative = (" (or from_initial)" if hasattr(request, "from_initial")
+                   else " (or states)" if hasattr(request, "states") else "")
     raise InvalidStateError(f"{name}.state is missing{alternative}: a state is required")
 
 
@@ -275,7 +277,28 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Query(self, request: pb.QueryRequest,
               context: grpc.ServicerContext) -> pb.QueryResponse:
         game = self._registry.get(request.game_id).game
-        return pb.QueryResponse(info=_info_message(game.info(_request_state(game, request))))
+        if not request.states:
+            return pb.QueryResponse(info=_info_message(game.info(_request_state(game, request))))
+        if request.HasField("state"):
+            raise InvalidStateError("QueryRequest sets both state and states: set one")
+        if len(request.states) > MAX_QUERY_STATES:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"at most {MAX_QUERY_STATES:,} states per request, got "
+                               f"{len(request.states):,}")
+        infos: list[pb.StateInfo] = []
+        size = 0
+        for i, message in enumerate(request.states):
+            info = _info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
+            size += info.ByteSize() + 4
+            if size > self._answer_bytes:
+                raise ResourceLimitError(
+                    f"the answers of the first {i + 1:,} of {len(request.states):,} states "
+                    f"take more than an answer may ({self._max_message_bytes / 2**20:,.0f} "
+                    "MiB): ask for fewer at once", "size")
+            infos.append(info)
+            if len(infos) % 256 == 0:
+                _check_time(context)
+        return pb.QueryResponse(infos=infos)
 
     @_rpc
     def Next(self, request: pb.NextRequest, context: grpc.ServicerContext) -> pb.NextResponse:

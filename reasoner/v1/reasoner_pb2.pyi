@@ -243,18 +243,22 @@ class InitialStateResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[State, _Mapping]] = ..., info: _Optional[_Union[StateInfo, _Mapping]] = ...) -> None: ...
 
 class QueryRequest(_message.Message):
-    __slots__ = ("game_id", "state")
+    __slots__ = ("game_id", "state", "states")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    STATES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ...) -> None: ...
+    states: _containers.RepeatedCompositeFieldContainer[State]
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., states: _Optional[_Iterable[_Union[State, _Mapping]]] = ...) -> None: ...
 
 class QueryResponse(_message.Message):
-    __slots__ = ("info",)
+    __slots__ = ("info", "infos")
     INFO_FIELD_NUMBER: _ClassVar[int]
+    INFOS_FIELD_NUMBER: _ClassVar[int]
     info: StateInfo
-    def __init__(self, info: _Optional[_Union[StateInfo, _Mapping]] = ...) -> None: ...
+    infos: _containers.RepeatedCompositeFieldContainer[StateInfo]
+    def __init__(self, info: _Optional[_Union[StateInfo, _Mapping]] = ..., infos: _Optional[_Iterable[_Union[StateInfo, _Mapping]]] = ...) -> None: ...
 
 class NextRequest(_message.Message):
     __slots__ = ("game_id", "state", "joint_moves", "check_legal")
