@@ -265,7 +265,8 @@ class RemoteGame:
 
     def simulate(self, state: State | None = None, *, playouts: int = 1, seed: int = 0,
                  max_steps: int = 0, record: bool = False) -> SimulationResult:
-        """Seeded random playouts run inside the server."""
+        """Seeded random playouts run inside the server (from the initial state by
+        default)."""
         def request() -> pb.SimulateRequest:
             message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed,
                                          max_steps=max_steps, record_trajectories=record,
@@ -276,6 +277,24 @@ class RemoteGame:
                 message.state.fluents.extend(state.fluents)
             return message
 
+        return self._simulation(request, record)
+
+    def simulate_many(self, starts: Sequence[tuple[State, int]], *, seed: int = 0,
+                      max_steps: int = 0, record: bool = False) -> SimulationResult:
+        """Playouts from many states in one call: ``(state, count)`` each, start ``i`` with
+        the seed ``seed + i``; the result holds every start's playouts in order (flat Monte
+        Carlo over the children of a position is one call)."""
+        def request() -> pb.SimulateRequest:
+            return pb.SimulateRequest(
+                game_id=self.id, seed=seed, max_steps=max_steps, record_trajectories=record,
+                columns=True, starts=[pb.SimulateStart(state=pb.State(fluents=s.fluents),
+                                                       playouts=count)
+                                      for s, count in starts])
+
+        return self._simulation(request, record)
+
+    def _simulation(self, request: Callable[[], pb.SimulateRequest],
+                    record: bool) -> SimulationResult:
         r = self._call("Simulate", request)
         columns = r.columns
         lengths = tuple(columns.lengths)

@@ -886,3 +886,21 @@ def test_the_client_queries_many_states_in_one_call(srv: Server) -> None:
         state, first = game.initial()
         children = [child for _, child, _ in game.expand(state)[1]]
         assert game.info_many([state, *children]) == [first, *map(game.info, children)]
+
+
+def test_simulate_from_many_starts_plays_each_as_its_own_call(srv: Server) -> None:
+    """Simulate with starts (flat Monte Carlo over the children of a position in one call)
+    gives each start's playouts, in order, exactly as one Simulate from that state with the
+    seed plus its index would."""
+    srv.load("connectfour")
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("connectfour"))
+        state = game.initial_state()
+        children = [child for _, child, _ in game.expand(state)[1]][:4]
+        counts = [3, 1, 5, 2]
+        many = game.simulate_many(list(zip(children, counts, strict=True)), seed=40,
+                                  record=True)
+        single = [game.simulate(child, playouts=count, seed=40 + number, record=True)
+                  for number, (child, count) in enumerate(zip(children, counts, strict=True))]
+        assert many.playouts == tuple(p for run in single for p in run.playouts)
+        assert many.updates == sum(run.updates for run in single)

@@ -934,3 +934,27 @@ def test_a_strict_load_refuses_what_the_default_reading_accepts(srv: Server) -> 
     assert "relation 'foo' is used with" in details
     loaded = srv.stub.LoadGame(pb.LoadGameRequest(gdl=TWO_ARITIES), timeout=30)
     assert any("relation 'foo' is used with" in warning for warning in loaded.game.warnings)
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ({"from_initial": True}, "SimulateRequest sets starts and state, from_initial or playouts"),
+    ({"playouts": 3}, "SimulateRequest sets starts and state, from_initial or playouts"),
+    ({"starts": [pb.SimulateStart(playouts=1)]},
+     "InvalidStateError: SimulateRequest.starts[1].state is missing: a state is required"),
+    ({"starts": [pb.SimulateStart(state=pb.State(), playouts=0)]},
+     "SimulateRequest.starts[1].playouts must be at least 1, got 0"),
+    ({"starts": [pb.SimulateStart(state=pb.State(), playouts=1_000_000)]},
+     "at most 1,000,000 playouts in all, got 1,000,001 in 2 starts"),
+])
+def test_simulate_starts_that_cannot_be_played_are_invalid_argument(
+        srv: Server, ttt: pb.GameInfo, fields: dict[str, Any], expected: str) -> None:
+    """Starts beside a state, from_initial or a count, a start without a state or
+    playouts, and more than a million playouts in all are INVALID_ARGUMENT saying which."""
+    request = pb.SimulateRequest(game_id=ttt.game_id,
+                                 starts=[pb.SimulateStart(state=pb.State(), playouts=1)])
+    extra = fields.pop("starts", [])
+    request.starts.extend(extra)
+    for name, value in fields.items():
+        setattr(request, name, value)
+    details = expect_error(INVALID, srv.stub.Simulate, request)
+    assert expected in details

@@ -16,6 +16,7 @@ from reasoner.asp.translate import translate
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
 from reasoner.engine.values import State, StateInfo
+from reasoner.engine.walk import Simulation
 from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
@@ -83,6 +84,48 @@ def _instantiation(description: GameDescription, inline_aux: bool,
     """The work of Instantiate, run in a bounded child."""
     found = instantiate_description(description, inline_aux=inline_aux or gddl)
     return found, description_gddl(description, "game") if gddl else None
+
+
+def _simulate_starts(game: Game, request: pb.SimulateRequest) -> list[tuple[State, int]]:
+    """The states a Simulate plays from, each with its count of playouts."""
+    if not request.starts:
+        if not 1 <= request.playouts <= MAX_PLAYOUTS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"playouts must be between 1 and {MAX_PLAYOUTS}, "
+                               f"got {request.playouts}")
+        return [(_request_state(game, request), request.playouts)]
+    if request.HasField("state") or request.from_initial or request.playouts:
+        raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                           "SimulateRequest sets starts and state, from_initial or playouts: "
+                           "with starts, each start has its state and playouts")
+    starts = []
+    for number, start in enumerate(request.starts):
+        field = f"SimulateRequest.starts[{number}]"
+        if not start.HasField("state"):
+            raise InvalidStateError(f"{field}.state is missing: a state is required")
+        if start.playouts < 1:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{field}.playouts must be at least 1, got {start.playouts}")
+        starts.append((_state(game, start.state, f"{field}.state"), start.playouts))
+    total = sum(count for _, count in starts)
+    if total > MAX_PLAYOUTS:
+        raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"at most {MAX_PLAYOUTS:,} playouts in all, got {total:,} in "
+                           f"{len(starts):,} starts")
+    return starts
+
+
+def _joined(runs: list[Simulation]) -> Simulation:
+    """The playouts of several runs, one run after another."""
+    if len(runs) == 1:
+        return runs[0]
+    return Simulation(
+        lengths=[x for run in runs for x in run.lengths],
+        terminal=[x for run in runs for x in run.terminal],
+        goals=[x for run in runs for x in run.goals],
+        trajectories=[x for run in runs for x in run.trajectories],
+        updates=sum(run.updates for run in runs), batched=all(run.batched for run in runs),
+        goal_table=[x for run in runs for x in run.flat_goals()])
 
 
 def _translation(text: str, case_sensitive: bool, strict: bool,
@@ -369,29 +412,26 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Simulate(self, request: pb.SimulateRequest,
                  context: grpc.ServicerContext) -> pb.SimulateResponse:
         game = self._registry.get(request.game_id).game
-        if not 1 <= request.playouts <= MAX_PLAYOUTS:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"playouts must be between 1 and {MAX_PLAYOUTS}, "
-                               f"got {request.playouts}")
-        state = _request_state(game, request)
+        starts = _simulate_starts(game, request)
+        playouts = sum(count for _, count in starts)
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
         if max_steps > MAX_STEPS:
             raise ResourceLimitError(f"max_steps may be at most {MAX_STEPS:,} per playout, got "
                                      f"{max_steps:,}", "size")
         if request.record_trajectories:
             # Refused before any work where the recorded moves alone could not be sent.
-            least = (request.playouts * max_steps * len(game.roles)
-                     * _TRAJECTORY_BYTES_PER_MOVE)
+            least = playouts * max_steps * len(game.roles) * _TRAJECTORY_BYTES_PER_MOVE
             if least > self._max_message_bytes:
                 raise ResourceLimitError(
-                    f"trajectories of {request.playouts:,} playouts of up to {max_steps:,} "
+                    f"trajectories of {playouts:,} playouts of up to {max_steps:,} "
                     f"steps could take {least / 2**20:,.0f} MiB, more than the "
                     f"{self._max_message_bytes / 2**20:,.0f} MiB an answer may have: ask "
                     "fewer playouts or steps, or no trajectories", "size")
         start = time.perf_counter()
-        run = game.simulate(state, request.playouts, request.seed, max_steps,
-                            record=request.record_trajectories,
-                            check=lambda: _check_time(context))
+        run = _joined([game.simulate(state, count, request.seed + number, max_steps,
+                                     record=request.record_trajectories,
+                                     check=lambda: _check_time(context))
+                       for number, (state, count) in enumerate(starts)])
         elapsed_ms = (time.perf_counter() - start) * 1e3
         if request.columns:
             columns = pb.SimulateResponse(
@@ -401,17 +441,17 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     trajectory_moves=[move for path in run.trajectories
                                       for joint in path for move in joint]),
                 updates=run.updates, elapsed_ms=elapsed_ms)
-            self._fits(columns, f"the answer of {request.playouts:,} playouts")
+            self._fits(columns, f"the answer of {playouts:,} playouts")
             return columns
         trajectories = run.trajectories or [()] * len(run.lengths)
-        playouts = [
+        messages = [
             pb.Playout(goals=[pb.GoalValues(values=v) for v in goals], length=length,
                        terminal=terminal, trajectory=[pb.JointMove(moves=j) for j in path])
             for goals, length, terminal, path in zip(run.goals, run.lengths, run.terminal,
                                                      trajectories, strict=True)]
-        response = pb.SimulateResponse(playouts=playouts, updates=run.updates,
+        response = pb.SimulateResponse(playouts=messages, updates=run.updates,
                                        elapsed_ms=elapsed_ms)
-        self._fits(response, f"the answer of {request.playouts:,} playouts")
+        self._fits(response, f"the answer of {playouts:,} playouts")
         return response
 
     @_rpc

@@ -311,10 +311,11 @@ class Child(_message.Message):
     def __init__(self, joint_move: _Optional[_Union[JointMove, _Mapping]] = ..., successor: _Optional[_Union[Successor, _Mapping]] = ...) -> None: ...
 
 class SimulateRequest(_message.Message):
-    __slots__ = ("game_id", "state", "from_initial", "playouts", "seed", "max_steps", "record_trajectories", "columns")
+    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
+    STARTS_FIELD_NUMBER: _ClassVar[int]
     PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
@@ -323,12 +324,21 @@ class SimulateRequest(_message.Message):
     game_id: str
     state: State
     from_initial: bool
+    starts: _containers.RepeatedCompositeFieldContainer[SimulateStart]
     playouts: int
     seed: int
     max_steps: int
     record_trajectories: bool
     columns: bool
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
+
+class SimulateStart(_message.Message):
+    __slots__ = ("state", "playouts")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    state: State
+    playouts: int
+    def __init__(self, state: _Optional[_Union[State, _Mapping]] = ..., playouts: _Optional[int] = ...) -> None: ...
 
 class SimulateResponse(_message.Message):
     __slots__ = ("playouts", "columns", "updates", "elapsed_ms")
