@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import grpc
 
 from client.errors import error_from_rpc
+from client.session import SessionStream
 from client.values import (
     Analysis,
     Board,
@@ -145,6 +146,11 @@ class ReasonerClient:
                                  backend=backend, strict=strict)
         response = self.call("LoadGame", pb.LoadGameRequest(gdl=gdl, options=options))
         return RemoteGame(self, response.game, gdl, options)
+
+    def session(self, *, timeout: float | None = None) -> SessionStream:
+        """Open a Session stream (many requests in flight on one call; see
+        :class:`client.session.SessionStream`); close it, or use it in a ``with``."""
+        return SessionStream(self._stub, timeout=timeout)
 
     def list_games(self) -> list[GameSummary]:
         """The games the server holds now, least recently used first."""

@@ -828,7 +828,7 @@ def test_reflection_describes_the_reasoner(srv: Server) -> None:
     assert [m.name for m in service.method] == [
         "LoadGame", "GetGame", "InitialState", "Query", "Next", "Expand", "Simulate",
         "Translate", "Supersets", "RelaxedLayers", "Instantiate", "Evaluate", "AnalyzeGame",
-        "ListGames", "LookupMoves"]
+        "ListGames", "LookupMoves", "Session"]
 
 
 # -- the serve command -----------------------------------------------------------------------

@@ -25,6 +25,8 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-heavy", type=int, default=2,
                    help="loads and groundings that run at once, on threads of their own; "
                         "as many more wait, one more is refused with RESOURCE_EXHAUSTED")
+    p.add_argument("--max-sessions", type=int, default=16,
+                   help="Session streams open at once, each on a thread of its own")
     p.add_argument("--max-call-seconds", type=float, default=600.0,
                    help="the longest a call works when its client sets no shorter deadline")
     p.add_argument("--workers", type=int, default=8, help="threads serving requests")
@@ -54,7 +56,8 @@ def _serve(args: argparse.Namespace) -> int:
         serve(args.host, args.port, games=games, max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
-              max_heavy=args.max_heavy, max_call_seconds=args.max_call_seconds)
+              max_heavy=args.max_heavy, max_call_seconds=args.max_call_seconds,
+              max_sessions=args.max_sessions)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return EXIT_OK

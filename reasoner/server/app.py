@@ -21,7 +21,7 @@ from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
 from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
-from reasoner.server.service import DEFAULT_CALL_SECONDS, ReasonerService
+from reasoner.server.service import DEFAULT_CALL_SECONDS, DEFAULT_SESSIONS, ReasonerService
 from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
 
@@ -46,6 +46,11 @@ def _handlers(service: ReasonerService) -> grpc.GenericRpcHandler:
         request_class = getattr(pb, method.input_type.name)
         response_class = getattr(pb, method.output_type.name)
         behaviour = getattr(service, method.name)
+        if method.client_streaming:  # Session decodes each message of its stream itself
+            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
+                behaviour, request_deserializer=None,
+                response_serializer=response_class.SerializeToString)
+            continue
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
             _decoding(behaviour, request_class),
             request_deserializer=None,
@@ -95,6 +100,7 @@ def create_server(
     cache_mb: int = DEFAULT_CACHE_BYTES // 2**20,
     max_heavy: int = DEFAULT_HEAVY,
     max_call_seconds: float = DEFAULT_CALL_SECONDS,
+    max_sessions: int = DEFAULT_SESSIONS,
 ) -> tuple[grpc.Server, int, GameRegistry]:
     """Build and start a server; returns it, the bound port and its game registry.
 
@@ -120,6 +126,8 @@ def create_server(
             and one more is refused with RESOURCE_EXHAUSTED.
         max_call_seconds: The longest a call works when its client sets no shorter
             deadline (then DEADLINE_EXCEEDED).
+        max_sessions: Session streams open at once, each on a thread of its own; one more
+            is refused with RESOURCE_EXHAUSTED.
     """
     gate = HeavyGate(max_heavy)
     registry = GameRegistry(max_games=max_games, limits=limits,
@@ -128,7 +136,7 @@ def create_server(
         preload(registry, games)
     size = max_message_mb * 1024 * 1024
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers + gate.threads,
+        futures.ThreadPoolExecutor(max_workers=workers + gate.threads + max_sessions,
                                    thread_name_prefix="reasoner"),
         maximum_concurrent_rpcs=max_concurrent_rpcs,
         options=[("grpc.max_receive_message_length", size),
@@ -136,7 +144,7 @@ def create_server(
                  ("grpc.so_reuseport", 0)],
     )
     service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
-                              max_call_seconds=max_call_seconds)
+                              max_call_seconds=max_call_seconds, max_sessions=max_sessions)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -156,12 +164,14 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = No
           max_games: int = 64, workers: int = 8, max_message_mb: int = 16,
           max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
           cache_mb: int = DEFAULT_CACHE_BYTES // 2**20, max_heavy: int = DEFAULT_HEAVY,
-          max_call_seconds: float = DEFAULT_CALL_SECONDS) -> None:
+          max_call_seconds: float = DEFAULT_CALL_SECONDS,
+          max_sessions: int = DEFAULT_SESSIONS) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
     server, bound, registry = create_server(
         f"{host}:{port}", games=games, max_games=max_games, workers=workers,
         max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs,
-        cache_mb=cache_mb, max_heavy=max_heavy, max_call_seconds=max_call_seconds)
+        cache_mb=cache_mb, max_heavy=max_heavy, max_call_seconds=max_call_seconds,
+        max_sessions=max_sessions)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
              len(registry.ids()))
     stopping = threading.Event()

@@ -7,10 +7,11 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from reasoner.asp.translate import translate
 from reasoner.engine.backend import BACKENDS
@@ -203,6 +204,13 @@ def _request_state(game: Game, request: Any) -> State:
 # The longest a call may work when its client sets no shorter deadline (serve
 # --max-call-seconds): a Simulate of a million playouts without a deadline ends there.
 DEFAULT_CALL_SECONDS = 600.0
+# Sessions (streams) a server holds at once by default (serve --max-sessions); each holds
+# a thread of its own while it is open.
+DEFAULT_SESSIONS = 16
+# The rpc that answers each kind of session request.
+_SESSION_METHODS = {"get_game": "GetGame", "initial_state": "InitialState", "query": "Query",
+                    "next": "Next", "expand": "Expand", "simulate": "Simulate",
+                    "evaluate": "Evaluate", "lookup_moves": "LookupMoves"}
 # When the call that this thread serves must end by the server's bound (set per call).
 _call = threading.local()
 
@@ -232,9 +240,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def __init__(self, registry: GameRegistry,
                  heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
                  max_message_bytes: int = 16 * 1024 * 1024,
-                 max_call_seconds: float = DEFAULT_CALL_SECONDS) -> None:
+                 max_call_seconds: float = DEFAULT_CALL_SECONDS,
+                 max_sessions: int = DEFAULT_SESSIONS) -> None:
         self._registry = registry
         self.max_call_seconds = max_call_seconds
+        self.max_sessions = max_sessions
+        self._sessions = threading.BoundedSemaphore(max_sessions)
         self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
@@ -598,6 +609,48 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"{len(request.texts):,}")
         return pb.LookupMovesResponse(
             move_ids=[game.move(request.role, text).id for text in request.texts])
+
+    def Session(self, requests: Iterator[bytes],
+                context: grpc.ServicerContext) -> Iterator[pb.SessionResponse]:
+        """Answer each request of the stream in turn, each with its tag; a failed request
+        answers its own status and the stream goes on (see the proto)."""
+        if not self._sessions.acquire(blocking=False):
+            abort(context, ResourceLimitError(
+                f"the server holds {self.max_sessions} sessions already (serve "
+                "--max-sessions): close one, or use unary calls", "concurrency"))
+        try:
+            for raw in requests:
+                try:
+                    request = pb.SessionRequest.FromString(raw)
+                except DecodeError as error:
+                    abort(context, RequestError(
+                        grpc.StatusCode.INVALID_ARGUMENT,
+                        f"malformed reasoner.v1.SessionRequest message ({len(raw)} bytes): "
+                        f"{error}"))
+                yield self._session_answer(request, context)
+        finally:
+            self._sessions.release()
+
+    def _session_answer(self, request: pb.SessionRequest,
+                        context: grpc.ServicerContext) -> pb.SessionResponse:
+        response = pb.SessionResponse(tag=request.tag)
+        kind = request.WhichOneof("request")
+        try:
+            if kind is None:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"session request {request.tag} holds no request")
+            method = getattr(type(self), _SESSION_METHODS[kind]).__wrapped__
+            _call.ends = time.monotonic() + self.max_call_seconds
+            _call.longest = self.max_call_seconds
+            getattr(response, kind).CopyFrom(method(self, getattr(request, kind), context))
+        except Exception as error:
+            status = rich_status_of(error)
+            if status.code == grpc.StatusCode.INTERNAL.value[0]:
+                log.exception("internal error in a session's %s", kind)
+            response.error.code = status.code
+            response.error.message = status.message
+            response.error.details.extend(status.details)
+        return response
 
     @_rpc
     def AnalyzeGame(self, request: pb.AnalyzeGameRequest,

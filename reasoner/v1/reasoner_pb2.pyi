@@ -1,3 +1,4 @@
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -43,6 +44,62 @@ ERROR_KIND_RESOURCE_LIMIT: ErrorKind
 ERROR_KIND_DEADLINE_EXCEEDED: ErrorKind
 ERROR_KIND_REFERENCE_FAILURE: ErrorKind
 ERROR_KIND_REASONER: ErrorKind
+
+class SessionRequest(_message.Message):
+    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    GET_GAME_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_STATE_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    NEXT_FIELD_NUMBER: _ClassVar[int]
+    EXPAND_FIELD_NUMBER: _ClassVar[int]
+    SIMULATE_FIELD_NUMBER: _ClassVar[int]
+    EVALUATE_FIELD_NUMBER: _ClassVar[int]
+    LOOKUP_MOVES_FIELD_NUMBER: _ClassVar[int]
+    tag: int
+    get_game: GetGameRequest
+    initial_state: InitialStateRequest
+    query: QueryRequest
+    next: NextRequest
+    expand: ExpandRequest
+    simulate: SimulateRequest
+    evaluate: EvaluateRequest
+    lookup_moves: LookupMovesRequest
+    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameRequest, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateRequest, _Mapping]] = ..., query: _Optional[_Union[QueryRequest, _Mapping]] = ..., next: _Optional[_Union[NextRequest, _Mapping]] = ..., expand: _Optional[_Union[ExpandRequest, _Mapping]] = ..., simulate: _Optional[_Union[SimulateRequest, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateRequest, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesRequest, _Mapping]] = ...) -> None: ...
+
+class SessionResponse(_message.Message):
+    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "error")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    GET_GAME_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_STATE_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    NEXT_FIELD_NUMBER: _ClassVar[int]
+    EXPAND_FIELD_NUMBER: _ClassVar[int]
+    SIMULATE_FIELD_NUMBER: _ClassVar[int]
+    EVALUATE_FIELD_NUMBER: _ClassVar[int]
+    LOOKUP_MOVES_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    tag: int
+    get_game: GetGameResponse
+    initial_state: InitialStateResponse
+    query: QueryResponse
+    next: NextResponse
+    expand: ExpandResponse
+    simulate: SimulateResponse
+    evaluate: EvaluateResponse
+    lookup_moves: LookupMovesResponse
+    error: RequestStatus
+    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameResponse, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateResponse, _Mapping]] = ..., query: _Optional[_Union[QueryResponse, _Mapping]] = ..., next: _Optional[_Union[NextResponse, _Mapping]] = ..., expand: _Optional[_Union[ExpandResponse, _Mapping]] = ..., simulate: _Optional[_Union[SimulateResponse, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateResponse, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesResponse, _Mapping]] = ..., error: _Optional[_Union[RequestStatus, _Mapping]] = ...) -> None: ...
+
+class RequestStatus(_message.Message):
+    __slots__ = ("code", "message", "details")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DETAILS_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    details: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., details: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
 
 class LoadOptions(_message.Message):
     __slots__ = ("case_sensitive", "lenient", "backend", "strict")

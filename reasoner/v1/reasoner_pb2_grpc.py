@@ -110,6 +110,11 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesResponse.FromString,
                 _registered_method=True)
+        self.Session = channel.stream_stream(
+                '/reasoner.v1.Reasoner/Session',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SessionRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SessionResponse.FromString,
+                _registered_method=True)
 
 
 class ReasonerServicer:
@@ -237,6 +242,18 @@ class ReasonerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Session(self, request_iterator, context):
+        """One stream for a search loop: each request carries a tag of the client's choice and
+        one of the requests above; each answer carries the same tag and the matching response,
+        or the status of that request alone (the stream goes on). Many requests may be in
+        flight; they are answered in the order they were sent. A message that cannot be read
+        ends the stream with INVALID_ARGUMENT; past the server's cap on sessions a new one is
+        refused with RESOURCE_EXHAUSTED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReasonerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -314,6 +331,11 @@ def add_ReasonerServicer_to_server(servicer, server):
                     servicer.LookupMoves,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.LookupMovesResponse.SerializeToString,
+            ),
+            'Session': grpc.stream_stream_rpc_method_handler(
+                    servicer.Session,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SessionRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -722,6 +744,33 @@ class Reasoner:
             '/reasoner.v1.Reasoner/LookupMoves',
             reasoner_dot_v1_dot_reasoner__pb2.LookupMovesRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.LookupMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Session(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/reasoner.v1.Reasoner/Session',
+            reasoner_dot_v1_dot_reasoner__pb2.SessionRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.SessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

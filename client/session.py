@@ -1,0 +1,107 @@
+"""A Session stream: many requests in flight on one call, each answered with its tag.
+
+A search loop that asks one question at a time pays a round trip per question; on a
+Session it sends the next requests before the answers of the first arrive (see
+:meth:`SessionStream.pipeline`), and the server answers them in order on the same stream.
+A failed request answers with its own error; the stream goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import grpc
+
+from client.errors import RemoteError
+from reasoner.error_codes import error_from_detail
+from reasoner.errors import ReasonerError
+from reasoner.v1 import reasoner_pb2 as pb
+
+__all__ = ["SessionStream", "error_of"]
+
+_END = object()  # closes the stream of requests
+
+
+def error_of(status: pb.RequestStatus) -> ReasonerError:
+    """The domain error that a failed session request stands for (as for a failed call)."""
+    for packed in status.details:
+        if packed.TypeName() == pb.ErrorDetail.DESCRIPTOR.full_name:
+            found = error_from_detail(pb.ErrorDetail.FromString(packed.value))
+            if found is not None:
+                return found
+    return RemoteError(grpc.StatusCode(_code(status.code)), status.message)
+
+
+def _code(number: int) -> tuple[int, str]:
+    for code in grpc.StatusCode:
+        if code.value[0] == number:
+            return code.value  # type: ignore[no-any-return]
+    return grpc.StatusCode.UNKNOWN.value  # type: ignore[no-any-return]
+
+
+class SessionStream:
+    """One open Session. ``send`` a request (a message of the unary rpcs, named by its
+    field in ``SessionRequest``: ``"query"``, ``"next"``, ...), ``receive`` the answers in
+    order; or ``pipeline`` a whole sequence with a window of requests in flight."""
+
+    def __init__(self, stub: Any, *, timeout: float | None = None) -> None:
+        self._requests: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._answers: Iterator[pb.SessionResponse] = stub.Session(
+            iter(self._requests.get, _END), timeout=timeout)
+        self._tags = itertools.count()
+        self._closed = False
+
+    def __enter__(self) -> SessionStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the stream: no more requests, and the answers still on their way are read
+        and dropped until the server ends it (so that its place is free on return)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._requests.put(_END)
+        for _ in self._answers:
+            pass
+
+    def send(self, kind: str, request: Any) -> int:
+        """Send one request; returns its tag."""
+        tag = next(self._tags)
+        message = pb.SessionRequest(tag=tag)
+        getattr(message, kind).CopyFrom(request)
+        self._requests.put(message)
+        return tag
+
+    def receive(self) -> tuple[int, Any]:
+        """The next answer: its tag and the response, or the request's error (an instance
+        of :class:`reasoner.errors.ReasonerError`, returned, not raised)."""
+        answer = next(self._answers)
+        kind = answer.WhichOneof("response")
+        if kind == "error":
+            return answer.tag, error_of(answer.error)
+        return answer.tag, getattr(answer, kind)
+
+    def pipeline(self, kind: str, requests: Iterable[Any],
+                 window: int = 64) -> Iterator[Any]:
+        """Send ``requests`` with up to ``window`` of them in flight; yield each answer (or
+        error) in the order of the requests."""
+        waiting: deque[int] = deque()
+        for request in requests:
+            waiting.append(self.send(kind, request))
+            if len(waiting) >= window:
+                yield self._expect(waiting.popleft())
+        while waiting:
+            yield self._expect(waiting.popleft())
+
+    def _expect(self, tag: int) -> Any:
+        got, answer = self.receive()
+        if got != tag:
+            raise RuntimeError(f"session answer {got} arrived where {tag} was due")
+        return answer

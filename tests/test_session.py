@@ -1,0 +1,120 @@
+"""The Session stream: many requests in flight on one call, each answered with its tag, in
+order, exactly as its own unary call would answer it; a failed request answers its own
+status and the stream goes on; a message that cannot be read ends the stream, and sessions
+past the server's cap are refused."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+
+from client import ReasonerClient
+from reasoner.errors import IllegalMoveError, UnknownGameError
+from reasoner.v1 import reasoner_pb2 as pb
+from tests.service_support import CALL_TIMEOUT, Server, move_of, running_server
+
+
+@pytest.fixture(scope="module")
+def srv() -> Iterator[Server]:
+    with running_server(max_sessions=2) as server:
+        yield server
+
+
+def test_a_session_answers_each_request_as_its_call_would(srv: Server) -> None:
+    """Query, Next, Expand and InitialState sent on one stream with all of them in flight
+    come back in order, each with its tag and the response its unary call gives."""
+    ttt = srv.load("tictactoe")
+    initial = srv.stub.InitialState(pb.InitialStateRequest(game_id=ttt.game_id),
+                                    timeout=CALL_TIMEOUT)
+    joint = pb.JointMove(moves=[move_of(ttt, "xplayer", "(mark 2 2)"),
+                                move_of(ttt, "oplayer", "noop")])
+    requests: list[tuple[str, Any, str]] = [
+        ("initial_state", pb.InitialStateRequest(game_id=ttt.game_id), "InitialState"),
+        ("query", pb.QueryRequest(game_id=ttt.game_id, state=initial.state), "Query"),
+        ("next", pb.NextRequest(game_id=ttt.game_id, state=initial.state,
+                                joint_moves=[joint]), "Next"),
+        ("expand", pb.ExpandRequest(game_id=ttt.game_id, state=initial.state), "Expand"),
+    ]
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client, client.session() as s:
+        tags = [s.send(kind, request) for kind, request, _ in requests]
+        answers = [s.receive() for _ in requests]
+    assert [tag for tag, _ in answers] == tags
+    for (_, request, method), (_, answer) in zip(requests, answers, strict=True):
+        assert answer == getattr(srv.stub, method)(request, timeout=CALL_TIMEOUT)
+
+
+def test_a_failed_request_answers_its_own_error_and_the_stream_goes_on(srv: Server) -> None:
+    """An unknown game id and an illegal move each answer their own tag with the error
+    their call would raise (with its fields); the requests around them are answered."""
+    ttt = srv.load("tictactoe")
+    initial = srv.stub.InitialState(pb.InitialStateRequest(game_id=ttt.game_id),
+                                    timeout=CALL_TIMEOUT).state
+    illegal = pb.JointMove(moves=[move_of(ttt, "xplayer", "noop"),
+                                  move_of(ttt, "oplayer", "noop")])
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client, client.session() as s:
+        answers = list(s.pipeline("query", [
+            pb.QueryRequest(game_id=ttt.game_id, state=initial),
+            pb.QueryRequest(game_id="f" * 64, state=initial),
+            pb.QueryRequest(game_id=ttt.game_id, state=initial)]))
+        s.send("next", pb.NextRequest(game_id=ttt.game_id, state=initial,
+                                      joint_moves=[illegal]))
+        _, error = s.receive()
+    assert isinstance(answers[0], pb.QueryResponse) and answers[0] == answers[2]
+    assert isinstance(answers[1], UnknownGameError)
+    assert isinstance(error, IllegalMoveError) and error.role == "xplayer"
+
+
+def test_a_request_without_a_kind_answers_invalid_argument(srv: Server) -> None:
+    """A SessionRequest that holds no request answers its tag with INVALID_ARGUMENT."""
+    channel_stream = srv.stub.Session(iter([pb.SessionRequest(tag=7)]), timeout=CALL_TIMEOUT)
+    (answer,) = list(channel_stream)
+    assert answer.tag == 7
+    assert answer.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert answer.error.message == "session request 7 holds no request"
+
+
+def test_garbage_on_the_stream_ends_it_with_invalid_argument(srv: Server) -> None:
+    """Bytes that are no SessionRequest end the stream with INVALID_ARGUMENT naming the
+    message type; the server goes on serving."""
+    raw = srv.channel.stream_stream("/reasoner.v1.Reasoner/Session",
+                                    request_serializer=None, response_deserializer=None)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(raw(iter([b"\xff\xff\xff"]), timeout=CALL_TIMEOUT))
+    error: Any = caught.value
+    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "malformed reasoner.v1.SessionRequest message (3 bytes)" in error.details()
+    assert srv.stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT) is not None
+
+
+def test_sessions_past_the_cap_are_refused(srv: Server) -> None:
+    """With two sessions open (the cap), a third is refused with RESOURCE_EXHAUSTED naming
+    the flag; once one closes, a new one opens."""
+    ttt = srv.load("tictactoe")
+    request = pb.SessionRequest(tag=1, initial_state=pb.InitialStateRequest(
+        game_id=ttt.game_id))
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        first, second = client.session(), client.session()
+        for stream in (first, second):  # each holds its thread once it has answered
+            stream.send("initial_state", request.initial_state)
+            stream.receive()
+        release = threading.Event()
+
+        def requests() -> Iterator[pb.SessionRequest]:
+            yield request
+            release.wait(CALL_TIMEOUT)
+
+        with pytest.raises(grpc.RpcError) as caught:
+            list(srv.stub.Session(requests(), timeout=CALL_TIMEOUT))
+        release.set()
+        error: Any = caught.value
+        assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "(serve --max-sessions)" in error.details()
+        first.close()
+        second.close()
+        with client.session() as third:
+            third.send("initial_state", request.initial_state)
+            assert isinstance(third.receive()[1], pb.InitialStateResponse)
