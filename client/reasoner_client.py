@@ -85,6 +85,26 @@ def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
         elapsed_ms=message.elapsed_ms)
 
 
+class _Bearer(grpc.UnaryUnaryClientInterceptor,  # type: ignore[misc]
+              grpc.StreamStreamClientInterceptor):  # type: ignore[misc]
+    """Adds ``authorization: Bearer <token>`` to every call."""
+
+    def __init__(self, token: str) -> None:
+        self._header = ("authorization", f"Bearer {token}")
+
+    def _details(self, details: Any) -> Any:
+        metadata = [*(details.metadata or ()), self._header]
+        return details._replace(metadata=metadata)
+
+    def intercept_unary_unary(self, continuation: Callable[..., Any], details: Any,
+                              request: Any) -> Any:
+        return continuation(self._details(details), request)
+
+    def intercept_stream_stream(self, continuation: Callable[..., Any], details: Any,
+                                requests: Any) -> Any:
+        return continuation(self._details(details), requests)
+
+
 @dataclass(frozen=True)
 class GameSummary:
     """A game a server holds (see :meth:`ReasonerClient.list_games`)."""
@@ -99,17 +119,26 @@ class GameSummary:
 class ReasonerClient:
     """A connection to a reasoner service."""
 
-    def __init__(self, target: str, *, timeout: float | None = 60.0) -> None:
+    def __init__(self, target: str, *, timeout: float | None = 60.0,
+                 tls_root: bytes | None = None, token: str | None = None) -> None:
         """Args:
             target: host:port of the service.
             timeout: Deadline in seconds for each call (None: no deadline).
+            tls_root: PEM root certificate(s) to trust: the channel speaks TLS (b"" trusts
+                the system's roots).
+            token: Sent with every call as ``authorization: Bearer <token>``.
         """
         self.target = target
         self.timeout = timeout
-        self._channel = grpc.insecure_channel(target, options=[
-            ("grpc.max_receive_message_length", _MAX_MESSAGE),
-            ("grpc.max_send_message_length", _MAX_MESSAGE),
-        ])
+        options = [("grpc.max_receive_message_length", _MAX_MESSAGE),
+                   ("grpc.max_send_message_length", _MAX_MESSAGE)]
+        if tls_root is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates=tls_root or None)
+            self._channel = grpc.secure_channel(target, credentials, options=options)
+        else:
+            self._channel = grpc.insecure_channel(target, options=options)
+        if token is not None:
+            self._channel = grpc.intercept_channel(self._channel, _Bearer(token))
         self._stub = pb_grpc.ReasonerStub(self._channel)  # type: ignore[no-untyped-call]
 
     def __enter__(self) -> ReasonerClient:

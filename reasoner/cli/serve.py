@@ -25,6 +25,11 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-heavy", type=int, default=2,
                    help="loads and groundings that run at once, on threads of their own; "
                         "as many more wait, one more is refused with RESOURCE_EXHAUSTED")
+    p.add_argument("--tls-cert", help="PEM certificate chain: the port speaks TLS only")
+    p.add_argument("--tls-key", help="the certificate's PEM private key")
+    p.add_argument("--token-file",
+                   help="a file whose first line is a token every call must carry as "
+                        "`authorization: Bearer <token>` (else UNAUTHENTICATED)")
     p.add_argument("--max-sessions", type=int, default=16,
                    help="Session streams open at once, each on a thread of its own")
     p.add_argument("--max-call-seconds", type=float, default=600.0,
@@ -52,12 +57,24 @@ def _serve(args: argparse.Namespace) -> int:
     games = Path(args.games) if args.games else None
     if games is not None and not games.is_dir():
         raise UsageError(f"--games {games} is not a folder")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise UsageError("--tls-cert and --tls-key go together")
+    try:
+        tls = ((Path(args.tls_cert).read_bytes(), Path(args.tls_key).read_bytes())
+               if args.tls_cert else None)
+        token = (Path(args.token_file).read_text(encoding="utf-8").splitlines() or [""])[0] \
+            if args.token_file else None
+    except OSError as error:
+        raise UsageError(f"cannot read {error.filename}: {error.strerror}") from None
+    if token is not None and not token.strip():
+        raise UsageError(f"--token-file {args.token_file} has no token on its first line")
     try:
         serve(args.host, args.port, games=games, max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
               max_heavy=args.max_heavy, max_call_seconds=args.max_call_seconds,
-              max_sessions=args.max_sessions)
+              max_sessions=args.max_sessions, tls=tls,
+              token=token.strip() if token is not None else None)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return EXIT_OK

@@ -20,6 +20,7 @@ from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
+from reasoner.server.auth import TokenCheck
 from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
 from reasoner.server.service import DEFAULT_CALL_SECONDS, DEFAULT_SESSIONS, ReasonerService
 from reasoner.server.status import RequestError, abort
@@ -101,6 +102,8 @@ def create_server(
     max_heavy: int = DEFAULT_HEAVY,
     max_call_seconds: float = DEFAULT_CALL_SECONDS,
     max_sessions: int = DEFAULT_SESSIONS,
+    tls: tuple[bytes, bytes] | None = None,
+    token: str | None = None,
 ) -> tuple[grpc.Server, int, GameRegistry]:
     """Build and start a server; returns it, the bound port and its game registry.
 
@@ -128,6 +131,9 @@ def create_server(
             deadline (then DEADLINE_EXCEEDED).
         max_sessions: Session streams open at once, each on a thread of its own; one more
             is refused with RESOURCE_EXHAUSTED.
+        tls: A PEM certificate chain and its private key: the port then speaks TLS only.
+        token: Every call must carry ``authorization: Bearer <token>`` (else
+            UNAUTHENTICATED; see :mod:`reasoner.server.auth`).
     """
     gate = HeavyGate(max_heavy)
     registry = GameRegistry(max_games=max_games, limits=limits,
@@ -139,6 +145,7 @@ def create_server(
         futures.ThreadPoolExecutor(max_workers=workers + gate.threads + max_sessions,
                                    thread_name_prefix="reasoner"),
         maximum_concurrent_rpcs=max_concurrent_rpcs,
+        interceptors=[TokenCheck(token)] if token is not None else None,
         options=[("grpc.max_receive_message_length", size),
                  ("grpc.max_send_message_length", size),
                  ("grpc.so_reuseport", 0)],
@@ -153,7 +160,11 @@ def create_server(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(address)
+    if tls is not None:
+        chain, key = tls
+        port = server.add_secure_port(address, grpc.ssl_server_credentials([(key, chain)]))
+    else:
+        port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot bind {address}")
     server.start()
@@ -165,13 +176,14 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = No
           max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
           cache_mb: int = DEFAULT_CACHE_BYTES // 2**20, max_heavy: int = DEFAULT_HEAVY,
           max_call_seconds: float = DEFAULT_CALL_SECONDS,
-          max_sessions: int = DEFAULT_SESSIONS) -> None:
+          max_sessions: int = DEFAULT_SESSIONS, tls: tuple[bytes, bytes] | None = None,
+          token: str | None = None) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
     server, bound, registry = create_server(
         f"{host}:{port}", games=games, max_games=max_games, workers=workers,
         max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs,
         cache_mb=cache_mb, max_heavy=max_heavy, max_call_seconds=max_call_seconds,
-        max_sessions=max_sessions)
+        max_sessions=max_sessions, tls=tls, token=token)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
              len(registry.ids()))
     stopping = threading.Event()

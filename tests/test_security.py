@@ -1,0 +1,107 @@
+"""Secure when asked: a server given a token refuses calls without it (UNAUTHENTICATED, the
+Session stream included), and a server given a certificate speaks TLS only; the Python
+client sends both."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from client import ReasonerClient
+from client.errors import RemoteError
+from reasoner.server.app import create_server
+from reasoner.v1 import reasoner_pb2 as pb
+from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+from tests.service_support import CALL_TIMEOUT, game_text
+
+TOKEN = "s3cret-token"
+
+
+@contextmanager
+def served(**options: Any) -> Iterator[int]:
+    server, port, _ = create_server("127.0.0.1:0", limits=None, **options)
+    try:
+        yield port
+    finally:
+        server.stop(None)
+
+
+def test_a_call_without_the_token_is_unauthenticated() -> None:
+    """With a token set, a call without metadata, or with another token, ends with
+    UNAUTHENTICATED naming the header; with it, the call is answered."""
+    with served(token=TOKEN) as port, grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
+        for metadata in ((), (("authorization", "Bearer wrong"),)):
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT, metadata=metadata)
+            error: Any = caught.value
+            assert error.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert "authorization: Bearer <token>" in error.details()
+        answered = stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT,
+                                  metadata=(("authorization", f"Bearer {TOKEN}"),))
+        assert list(answered.games) == []
+
+
+def test_the_client_sends_the_token_on_calls_and_sessions() -> None:
+    """ReasonerClient(token=...) loads, queries and opens a Session on a server that needs
+    the token; without it, the client raises a RemoteError with UNAUTHENTICATED."""
+    with served(token=TOKEN) as port:
+        target = f"127.0.0.1:{port}"
+        with ReasonerClient(target, timeout=CALL_TIMEOUT, token=TOKEN) as client:
+            game = client.load_game(game_text("tictactoe"))
+            state = game.initial_state()
+            with client.session() as session:
+                session.send("query", pb.QueryRequest(game_id=game.id,
+                                                      state=pb.State(fluents=state.fluents)))
+                _, answer = session.receive()
+            assert isinstance(answer, pb.QueryResponse) and len(answer.info.legal) == 2
+        with ReasonerClient(target, timeout=CALL_TIMEOUT) as stranger, \
+                pytest.raises(RemoteError) as caught:
+            stranger.list_games()
+        assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    """A self-signed certificate for localhost and 127.0.0.1, made with openssl."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    folder: Path = tmp_path_factory.mktemp("tls")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem"),
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60)
+    return (folder / "cert.pem").read_bytes(), (folder / "key.pem").read_bytes()
+
+
+def test_a_server_with_a_certificate_speaks_tls(certificate: tuple[bytes, bytes]) -> None:
+    """A server given a certificate answers a client that trusts it over TLS; a plain
+    channel to the same port gets no answer (UNAVAILABLE)."""
+    cert, _ = certificate
+    with served(tls=certificate, token=TOKEN) as port:
+        with ReasonerClient(f"localhost:{port}", timeout=CALL_TIMEOUT, tls_root=cert,
+                            token=TOKEN) as client:
+            assert client.list_games() == []
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.ListGames(pb.ListGamesRequest(), timeout=5)
+            error: Any = caught.value
+            assert error.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
+    """`serve --tls-cert` without `--tls-key` is a usage error, before anything listens."""
+    from tests.test_cli import run_cli
+
+    result = run_cli("serve", "--port", "0", "--tls-cert", tmp_path / "cert.pem")
+    assert result.returncode == 2
+    assert "--tls-cert and --tls-key go together" in result.stderr
