@@ -30,6 +30,8 @@ def register(commands: Commands) -> None:
     p.add_argument("--token-file",
                    help="a file whose first line is a token every call must carry as "
                         "`authorization: Bearer <token>` (else UNAUTHENTICATED)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="server processes sharing the port (SO_REUSEPORT), for every core")
     p.add_argument("--max-sessions", type=int, default=16,
                    help="Session streams open at once, each on a thread of its own")
     p.add_argument("--max-call-seconds", type=float, default=600.0,
@@ -57,6 +59,8 @@ def _serve(args: argparse.Namespace) -> int:
     games = Path(args.games) if args.games else None
     if games is not None and not games.is_dir():
         raise UsageError(f"--games {games} is not a folder")
+    if args.processes < 1:
+        raise UsageError(f"--processes must be at least 1, got {args.processes}")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise UsageError("--tls-cert and --tls-key go together")
     try:
@@ -69,7 +73,8 @@ def _serve(args: argparse.Namespace) -> int:
     if token is not None and not token.strip():
         raise UsageError(f"--token-file {args.token_file} has no token on its first line")
     try:
-        serve(args.host, args.port, games=games, max_games=args.max_games,
+        serve(args.host, args.port, processes=args.processes, games=games,
+              max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
               max_heavy=args.max_heavy, max_call_seconds=args.max_call_seconds,

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from reasoner.errors import ReasonerError, ResourceLimitError
 
-__all__ = ["Limits", "run_bounded"]
+__all__ = ["Limits", "die_with_parent", "run_bounded"]
 
 T = TypeVar("T")
 
@@ -51,7 +51,7 @@ CHECK_SECONDS = 0.1
 _CPU_MARGIN = 10
 
 
-def _die_with_parent(alive: Connection, seconds: float) -> None:
+def die_with_parent(alive: Connection, seconds: float = math.inf) -> None:
     """Make this child end as soon as the process waiting for its answer does, even in the
     middle of a grounding that holds the interpreter: ``alive`` is the read end of a pipe
     only that process writes to, and when it exits the kernel signals the end of the pipe
@@ -74,7 +74,7 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
            args: tuple[Any, ...], max_answer_bytes: int | None = None) -> None:
     try:
         alive_there.close()  # the copy of the parent's end that a fork or a pickle made
-        _die_with_parent(alive, seconds)
+        die_with_parent(alive, seconds)
         os.nice(CHILD_NICENESS)
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Callable
 from concurrent import futures
+from multiprocessing.connection import Connection
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -16,7 +19,7 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from reasoner.engine.limits import Limits
+from reasoner.engine.limits import Limits, die_with_parent
 from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
@@ -104,6 +107,7 @@ def create_server(
     max_sessions: int = DEFAULT_SESSIONS,
     tls: tuple[bytes, bytes] | None = None,
     token: str | None = None,
+    reuse_port: bool = False,
 ) -> tuple[grpc.Server, int, GameRegistry]:
     """Build and start a server; returns it, the bound port and its game registry.
 
@@ -134,6 +138,8 @@ def create_server(
         tls: A PEM certificate chain and its private key: the port then speaks TLS only.
         token: Every call must carry ``authorization: Bearer <token>`` (else
             UNAUTHENTICATED; see :mod:`reasoner.server.auth`).
+        reuse_port: Share the port with other processes that ask for it too (see
+            :func:`serve`); off, a port in use is an error.
     """
     gate = HeavyGate(max_heavy)
     registry = GameRegistry(max_games=max_games, limits=limits,
@@ -148,7 +154,7 @@ def create_server(
         interceptors=[TokenCheck(token)] if token is not None else None,
         options=[("grpc.max_receive_message_length", size),
                  ("grpc.max_send_message_length", size),
-                 ("grpc.so_reuseport", 0)],
+                 ("grpc.so_reuseport", 1 if reuse_port else 0)],
     )
     service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
                               max_call_seconds=max_call_seconds, max_sessions=max_sessions)
@@ -171,21 +177,25 @@ def create_server(
     return server, port, registry
 
 
-def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = None,
-          max_games: int = 64, workers: int = 8, max_message_mb: int = 16,
-          max_concurrent_rpcs: int = DEFAULT_CONCURRENT_RPCS,
-          cache_mb: int = DEFAULT_CACHE_BYTES // 2**20, max_heavy: int = DEFAULT_HEAVY,
-          max_call_seconds: float = DEFAULT_CALL_SECONDS,
-          max_sessions: int = DEFAULT_SESSIONS, tls: tuple[bytes, bytes] | None = None,
-          token: str | None = None) -> None:
-    """Run the service until SIGINT or SIGTERM, then shut down gracefully."""
-    server, bound, registry = create_server(
-        f"{host}:{port}", games=games, max_games=max_games, workers=workers,
-        max_message_mb=max_message_mb, max_concurrent_rpcs=max_concurrent_rpcs,
-        cache_mb=cache_mb, max_heavy=max_heavy, max_call_seconds=max_call_seconds,
-        max_sessions=max_sessions, tls=tls, token=token)
+def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
+          **options: Any) -> None:
+    """Run the service until SIGINT or SIGTERM, then shut down gracefully. ``options`` are
+    :func:`create_server`'s; with ``processes`` above 1, that many server processes share
+    the port (SO_REUSEPORT: the kernel spreads connections over them, each process with its
+    own cache; a client meeting NOT_FOUND loads its game again), and the others end with
+    this one."""
+    server, bound, registry = create_server(f"{host}:{port}", reuse_port=processes > 1,
+                                            **options)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
              len(registry.ids()))
+    context = multiprocessing.get_context("spawn")
+    replicas = []
+    for _ in range(processes - 1):
+        alive, alive_here = context.Pipe(duplex=False)
+        replica = context.Process(target=_replica, args=(f"{host}:{bound}", options, alive))
+        replica.start()
+        alive.close()
+        replicas.append((replica, alive_here))
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -196,5 +206,24 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, games: Path | None = No
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     stopping.wait()
+    for replica, _ in replicas:
+        replica.terminate()
     server.stop(grace=5.0).wait()
+    for replica, alive_here in replicas:
+        replica.join(10)
+        alive_here.close()
     log.info("stopped")
+
+
+def _replica(address: str, options: dict[str, Any], alive: Connection) -> None:
+    """One more server process on the same port, until SIGTERM or its parent's end."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    die_with_parent(alive)
+    server, _, registry = create_server(address, reuse_port=True, **options)
+    log.info("gdl-reasoner replica %d listening on %s with %d games loaded", os.getpid(),
+             address, len(registry.ids()))
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda signum, frame: stopping.set())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
+    stopping.wait()
+    server.stop(grace=5.0).wait()
