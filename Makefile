@@ -4,7 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install prolog test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
+NODE_DEPS := client/node/node_modules/.package-lock.json
+
+.PHONY: install node prolog test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +14,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(NODE_DEPS)
+
+## The Node.js example client's packages (@grpc/grpc-js, @grpc/proto-loader) from npm.
+$(NODE_DEPS): client/node/package.json client/node/package-lock.json
+	npm ci --prefix client/node --no-audit --no-fund --loglevel=error
+
+node: $(NODE_DEPS)
 
 ## SWI-Prolog for the reference solver (Debian's swi-prolog-nox), installed when missing.
 prolog:
@@ -23,14 +31,14 @@ prolog:
 
 ## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
 ## sweeps run a seeded sample).
-test: $(STAMP) prolog
+test: $(STAMP) prolog $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
 	$(BIN)/pytest -q
 
 ## The edit loop's tier: lint, type check and every test but the corpus ones (and any marked
 ## slow), in under two minutes. `make test` still runs everything.
-test-fast: $(STAMP) prolog
+test-fast: $(STAMP) prolog $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
 	$(BIN)/pytest -q -m "not corpus and not slow"
