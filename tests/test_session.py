@@ -118,3 +118,27 @@ def test_sessions_past_the_cap_are_refused(srv: Server) -> None:
         with client.session() as third:
             third.send("initial_state", request.initial_state)
             assert isinstance(third.receive()[1], pb.InitialStateResponse)
+
+
+@pytest.mark.slow
+def test_bench_service_reports_each_pattern_as_one_json_row() -> None:
+    """`gdl-reasoner bench-service --json` starts a server in its own processes and prints
+    one row per pattern with the game, the pattern, clients, processes, steps per second,
+    median and p99 latency."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", "bench-service", "games/tictactoe.kif",
+         "--seconds", "0.5", "--clients", "1", "--patterns",
+         "unary-query,session-next,simulate", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row["pattern"] for row in rows] == ["unary-query", "session-next", "simulate"]
+    for row in rows:
+        assert (row["game"], row["clients"], row["processes"]) == ("tictactoe", 1, 1)
+        assert row["steps_per_sec"] > 0 and 0 < row["median_ms"] <= row["p99_ms"]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from reasoner.cli import (
     bench,
+    bench_service,
     crosscheck,
     fuzz,
     grounding,
@@ -24,8 +25,8 @@ from reasoner.errors import ReasonerError
 __all__ = ["main", "parser"]
 
 # The command modules, in the order of the commands in --help.
-MODULES = (loading, grounding, heuristics, bench, serve, match, crosscheck, sweep, fuzz,
-           stress)
+MODULES = (loading, grounding, heuristics, bench, bench_service, serve, match, crosscheck,
+           sweep, fuzz, stress)
 
 
 def parser() -> argparse.ArgumentParser:
