@@ -12,6 +12,7 @@ transparently when the server does not know the id (a restarted or evicting serv
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -46,6 +47,9 @@ from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 __all__ = ["GameSummary", "ReasonerClient", "RemoteGame"]
 
 T = TypeVar("T")
+# How often a call reloads its game and is tried again after NOT_FOUND (once per replica
+# that may not hold it yet).
+_RELOADS = 4
 _MAX_MESSAGE = 64 * 1024 * 1024
 
 
@@ -85,6 +89,17 @@ def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
         elapsed_ms=message.elapsed_ms)
 
 
+def _service_config(balance: bool) -> dict[str, Any]:
+    """The channel's service config: retries of UNAVAILABLE calls, round_robin on demand."""
+    config: dict[str, Any] = {"methodConfig": [{
+        "name": [{"service": "reasoner.v1.Reasoner"}],
+        "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.05s", "maxBackoff": "1s",
+                        "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}
+    if balance:
+        config["loadBalancingConfig"] = [{"round_robin": {}}]
+    return config
+
+
 class _Bearer(grpc.UnaryUnaryClientInterceptor,  # type: ignore[misc]
               grpc.StreamStreamClientInterceptor):  # type: ignore[misc]
     """Adds ``authorization: Bearer <token>`` to every call."""
@@ -120,18 +135,32 @@ class ReasonerClient:
     """A connection to a reasoner service."""
 
     def __init__(self, target: str, *, timeout: float | None = 60.0,
-                 tls_root: bytes | None = None, token: str | None = None) -> None:
+                 tls_root: bytes | None = None, token: str | None = None,
+                 balance: bool = False) -> None:
         """Args:
-            target: host:port of the service.
+            target: host:port of the service, or several replicas as gRPC names them
+                (``ipv4:127.0.0.1:50051,127.0.0.1:50052``, or a DNS name with several
+                addresses).
             timeout: Deadline in seconds for each call (None: no deadline).
             tls_root: PEM root certificate(s) to trust: the channel speaks TLS (b"" trusts
                 the system's roots).
             token: Sent with every call as ``authorization: Bearer <token>``.
+            balance: Spread calls over every address of ``target`` (gRPC's round_robin
+                policy) instead of keeping to the first that answers. Either way, a call
+                that meets an unavailable replica is tried again on another (a retry policy
+                for UNAVAILABLE: every call of the service can be repeated), and a game
+                that a replica does not hold is loaded there again.
         """
         self.target = target
         self.timeout = timeout
-        options = [("grpc.max_receive_message_length", _MAX_MESSAGE),
-                   ("grpc.max_send_message_length", _MAX_MESSAGE)]
+        # How many replicas the target names ("ipv4:a,b,c"), 1 for a plain host:port.
+        scheme, _, addresses = target.partition(":")
+        self.replicas = addresses.count(",") + 1 if scheme in ("ipv4", "ipv6") else 1
+        options: list[tuple[str, Any]] = [
+            ("grpc.max_receive_message_length", _MAX_MESSAGE),
+            ("grpc.max_send_message_length", _MAX_MESSAGE),
+            ("grpc.enable_retries", 1),
+            ("grpc.service_config", json.dumps(_service_config(balance)))]
         if tls_root is not None:
             credentials = grpc.ssl_channel_credentials(root_certificates=tls_root or None)
             self._channel = grpc.secure_channel(target, credentials, options=options)
@@ -247,15 +276,22 @@ class RemoteGame:
     # -- queries -------------------------------------------------------------------------
 
     def _call(self, method: str, make: Callable[[], Any]) -> Any:
-        try:
-            return self._client.call(method, make())
-        except UnknownGameError:
-            if self._gdl is None:
-                raise
-            # The server restarted or evicted the game: load it again, then retry once.
-            self._client.call("LoadGame", pb.LoadGameRequest(gdl=self._gdl,
-                                                             options=self._options))
-            return self._client.call(method, make())
+        for attempt in range(1, _RELOADS + 1):
+            try:
+                return self._client.call(method, make())
+            except UnknownGameError:
+                if self._gdl is None:
+                    raise
+                # The server restarted or evicted the game, or this call went to another
+                # replica: load it again, then retry. Behind round_robin the loads and the
+                # calls take turns over the replicas, so the game is loaded once for each
+                # replica named in the target (a load per turn reaches every one; one load
+                # would land on the same other replica each time), and once more on each
+                # attempt where the target does not say how many there are.
+                for _ in range(max(attempt, self._client.replicas)):
+                    self._client.call("LoadGame", pb.LoadGameRequest(gdl=self._gdl,
+                                                                     options=self._options))
+        return self._client.call(method, make())
 
     def initial_state(self) -> State:
         return self.initial()[0]
