@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 NODE_DEPS := client/node/node_modules/.package-lock.json
 
-.PHONY: install node prolog test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
+.PHONY: install node prolog nginx test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,16 +29,24 @@ prolog:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq swi-prolog-nox >/dev/null; }
 
+## Debian's nginx (nginx-light, with its gRPC proxy module) for the replica tests, installed
+## when missing.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light >/dev/null; }
+
 ## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
 ## sweeps run a seeded sample).
-test: $(STAMP) prolog $(NODE_DEPS)
+test: $(STAMP) prolog nginx $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
 	$(BIN)/pytest -q
 
 ## The edit loop's tier: lint, type check and every test but the corpus ones (and any marked
 ## slow), in under two minutes. `make test` still runs everything.
-test-fast: $(STAMP) prolog $(NODE_DEPS)
+test-fast: $(STAMP) prolog nginx $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
 	$(BIN)/pytest -q -m "not corpus and not slow"

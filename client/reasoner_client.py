@@ -286,9 +286,9 @@ class RemoteGame:
                 # replica: load it again, then retry. Behind round_robin the loads and the
                 # calls take turns over the replicas, so the game is loaded once for each
                 # replica named in the target (a load per turn reaches every one; one load
-                # would land on the same other replica each time), and once more on each
-                # attempt where the target does not say how many there are.
-                for _ in range(max(attempt, self._client.replicas)):
+                # would land on the same other replica each time); where the target does
+                # not say how many there are (a proxy), twice and once more on each attempt.
+                for _ in range(max(attempt + 1, self._client.replicas)):
                     self._client.call("LoadGame", pb.LoadGameRequest(gdl=self._gdl,
                                                                      options=self._options))
         return self._client.call(method, make())

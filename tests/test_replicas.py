@@ -4,10 +4,14 @@ UNAVAILABLE, and a reload where a replica does not hold the game)."""
 
 from __future__ import annotations
 
+import shutil
+import socket
+import subprocess
 import time
 from contextlib import ExitStack
+from pathlib import Path
 
-from client import ReasonerClient
+from client import ReasonerClient, RemoteError
 from reasoner.server.app import create_server
 from tests.service_support import CALL_TIMEOUT, game_text
 
@@ -37,3 +41,75 @@ def test_three_replicas_lose_no_request_when_one_stops() -> None:
             servers[1][0].stop(None)
             answers += [game.info(state) for _ in range(200)]
         assert answers == [expected] * len(answers)
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+_CONFIG = """
+daemon off;
+master_process off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    upstream reasoner {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port} http2;
+        location / {{
+            grpc_pass grpc://reasoner;
+            grpc_next_upstream error timeout;
+        }}
+    }}
+}}
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_replicas_behind_nginx_lose_no_request_when_one_stops(tmp_path: Path) -> None:
+    """Debian's nginx as a gRPC proxy in front of three servers: a client that only knows
+    nginx loads a game and makes 300 queries, all answered, though the second server stops
+    after the first 100 (nginx passes each call to the next server; the client reloads the
+    game where a server does not hold it)."""
+    assert Path(NGINX).exists(), "nginx is missing: `make test` installs Debian's nginx-light"
+    with ExitStack() as stack:
+        servers = []
+        for _ in range(3):
+            server, port, registry = create_server("127.0.0.1:0", limits=None)
+            stack.callback(server.stop, None)
+            servers.append((server, port, registry))
+        port = _free_port()
+        config = tmp_path / "nginx.conf"
+        config.write_text(_CONFIG.format(
+            folder=tmp_path, port=port,
+            servers="\n".join(f"        server 127.0.0.1:{p};" for _, p, _ in servers)))
+        proxy = subprocess.Popen([NGINX, "-c", str(config), "-p", str(tmp_path)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stack.callback(proxy.wait, 10)
+        stack.callback(proxy.terminate)
+        with ReasonerClient(f"127.0.0.1:{port}", timeout=CALL_TIMEOUT) as client:
+            deadline = time.monotonic() + 30
+            while True:  # until nginx listens
+                try:
+                    game = client.load_game(game_text("tictactoe"))
+                    break
+                except RemoteError:
+                    assert time.monotonic() < deadline, (tmp_path / "error.log").read_text()
+                    time.sleep(0.1)
+            state, expected = game.initial()
+            answers = []
+            for number in range(300):
+                if number == 100:
+                    servers[1][0].stop(None)
+                answers.append(game.info(state))
+        assert answers == [expected] * 300
+        assert [registry.ids() != [] for _, _, registry in servers] == [True] * 3
