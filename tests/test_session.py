@@ -6,6 +6,7 @@ past the server's cap are refused."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -142,3 +143,66 @@ def test_bench_service_reports_each_pattern_as_one_json_row() -> None:
     for row in rows:
         assert (row["game"], row["clients"], row["processes"]) == ("tictactoe", 1, 1)
         assert row["steps_per_sec"] > 0 and 0 < row["median_ms"] <= row["p99_ms"]
+
+
+@pytest.mark.slow
+def test_a_stream_that_never_reads_its_answers_is_held_by_flow_control(srv: Server) -> None:
+    """A client that sends a million queries on a stream and never reads an answer is
+    stopped by HTTP/2 flow control: the server answers no further than the windows allow
+    (the requests sent stop growing, far short of the million), and other clients are
+    answered meanwhile."""
+    ttt = srv.load("tictactoe")
+    state = srv.stub.InitialState(pb.InitialStateRequest(game_id=ttt.game_id),
+                                  timeout=CALL_TIMEOUT).state
+    sent = [0]
+
+    def requests() -> Iterator[pb.SessionRequest]:
+        for tag in range(1_000_000):
+            sent[0] += 1
+            yield pb.SessionRequest(tag=tag, query=pb.QueryRequest(game_id=ttt.game_id,
+                                                                   state=state))
+
+    call = srv.stub.Session(requests(), timeout=120)
+    try:
+        counts = [-1]
+        deadline = time.monotonic() + 90
+        while counts[-1] != sent[0] and time.monotonic() < deadline:
+            counts.append(sent[0])
+            time.sleep(3)
+            other = srv.stub.Query(pb.QueryRequest(game_id=ttt.game_id, state=state),
+                                   timeout=CALL_TIMEOUT)
+            assert len(other.info.legal) == 2
+        assert counts[-1] == sent[0] < 1_000_000, counts
+    finally:
+        call.cancel()
+
+
+def test_a_client_that_disappears_gives_its_session_back(srv: Server) -> None:
+    """Sessions whose clients cancel them in the middle (their requests still open) give
+    their places back: with the cap of two taken and then cancelled, a new session is
+    answered."""
+    ttt = srv.load("tictactoe")
+    request = pb.SessionRequest(tag=1, initial_state=pb.InitialStateRequest(
+        game_id=ttt.game_id))
+    release = threading.Event()
+
+    def requests() -> Iterator[pb.SessionRequest]:
+        yield request
+        release.wait(CALL_TIMEOUT)  # the client never ends its stream of requests
+
+    calls = [srv.stub.Session(requests(), timeout=CALL_TIMEOUT) for _ in range(2)]
+    for call in calls:
+        assert next(call).tag == 1  # both hold their place
+    for call in calls:
+        call.cancel()
+    release.set()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            (answer,) = list(srv.stub.Session(iter([request]), timeout=CALL_TIMEOUT))
+            break
+        except grpc.RpcError as error:  # the server may not have seen the cancels yet
+            assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    assert answer.WhichOneof("response") == "initial_state"
