@@ -105,3 +105,21 @@ def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
     result = run_cli("serve", "--port", "0", "--tls-cert", tmp_path / "cert.pem")
     assert result.returncode == 2
     assert "--tls-cert and --tls-key go together" in result.stderr
+
+
+def test_the_node_example_speaks_tls_with_a_token(certificate: tuple[bytes, bytes],
+                                                 tmp_path: Path) -> None:
+    """The Node example, given the CA and the token, plays on a server that needs both."""
+    from tests.test_node_client import NODE
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        done = subprocess.run(
+            ["node", "example.js", f"localhost:{port}", str(NODE.parents[1] / "games" /
+                                                           "tictactoe.kif"),
+             "--playouts", "4", "--in-flight", "2", "--mc", "2", "--token", TOKEN,
+             "--tls-root", str(tmp_path / "ca.pem")],
+            cwd=NODE, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert '"simulatedPlayouts":18' in done.stdout

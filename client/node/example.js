@@ -1,6 +1,7 @@
 // A player loop in Node.js against the GDL reasoner service.
 //
 //   node example.js HOST:PORT GAME.kif [--playouts N] [--in-flight K] [--mc M] [--seed S]
+//                   [--token T] [--tls-root CA.pem]
 //
 // It loads the game, plays N random playouts through one Session stream with K playouts
 // interleaved on it (so that K requests are in flight), then chooses the first player's
@@ -28,13 +29,14 @@ function parseArguments(argv) {
   const [target, gamePath, ...rest] = argv;
   if (!target || !gamePath) {
     throw new Error("usage: node example.js HOST:PORT GAME.kif [--playouts N] " +
-                    "[--in-flight K] [--mc M] [--seed S] [--token T]");
+                    "[--in-flight K] [--mc M] [--seed S] [--token T] [--tls-root CA.pem]");
   }
-  const options = { target, gamePath, playouts: 200, inFlight: 16, mc: 50, seed: 1, token: "" };
+  const options = { target, gamePath, playouts: 200, inFlight: 16, mc: 50, seed: 1, token: "",
+                    tlsRoot: "" };
   for (let i = 0; i < rest.length; i += 2) {
     const name = rest[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     if (!(name in options)) throw new Error(`unknown option ${rest[i]}`);
-    options[name] = name === "token" ? rest[i + 1] : Number(rest[i + 1]);
+    options[name] = typeof options[name] === "string" ? rest[i + 1] : Number(rest[i + 1]);
   }
   return options;
 }
@@ -106,7 +108,11 @@ async function main() {
   const options = parseArguments(process.argv.slice(2));
   const definition = protoLoader.loadSync(PROTO, LOADER_OPTIONS);
   const reasoner = grpc.loadPackageDefinition(definition).reasoner.v1;
-  const client = new reasoner.Reasoner(options.target, grpc.credentials.createInsecure(), {
+  // TLS when the server has a certificate (--tls-root names the CA to trust).
+  const credentials = options.tlsRoot
+    ? grpc.credentials.createSsl(fs.readFileSync(options.tlsRoot))
+    : grpc.credentials.createInsecure();
+  const client = new reasoner.Reasoner(options.target, credentials, {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
   });
   const metadata = new grpc.Metadata();

@@ -40,6 +40,19 @@ DEFAULT_CONCURRENT_RPCS = 256
 DEFAULT_LIMITS = Limits(seconds=60.0, memory_mb=4096, start_method="forkserver")
 
 
+# Connection settings (see the README): at most 100 calls at once on one connection; a ping
+# every 60 s on an idle connection, which is dropped when no answer comes within 20 s;
+# clients may ping every 10 s, with or without calls.
+KEEPALIVE: tuple[tuple[str, int], ...] = (
+    ("grpc.max_concurrent_streams", 100),
+    ("grpc.keepalive_time_ms", 60_000),
+    ("grpc.keepalive_timeout_ms", 20_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.http2.max_pings_without_data", 0),
+)
+
+
 def _handlers(service: ReasonerService) -> grpc.GenericRpcHandler:
     """Method handlers that decode requests themselves, so that garbage or truncated bytes
     get INVALID_ARGUMENT with the message type named (gRPC's own decoding answers INTERNAL).
@@ -154,7 +167,8 @@ def create_server(
         interceptors=[TokenCheck(token)] if token is not None else None,
         options=[("grpc.max_receive_message_length", size),
                  ("grpc.max_send_message_length", size),
-                 ("grpc.so_reuseport", 1 if reuse_port else 0)],
+                 ("grpc.so_reuseport", 1 if reuse_port else 0),
+                 *KEEPALIVE],
     )
     service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
                               max_call_seconds=max_call_seconds, max_sessions=max_sessions)
