@@ -64,7 +64,7 @@ sweep: $(STAMP)
 ## The fuzz campaign of the README: 10,000 seeded mutants of corpus files in process and
 ## 1,000 over gRPC, counted by fate (accepted, refused, crash, hang, slow).
 fuzz: $(STAMP)
-	$(BIN)/gdl-reasoner fuzz ../shared/corpus --mutations 10000 --seed 0
+	$(BIN)/gdl-reasoner fuzz ../shared/corpus --mutations 10000 --seed 0 --jobs 2
 	$(BIN)/gdl-reasoner fuzz ../shared/corpus --mutations 1000 --seed 1 --grpc
 
 ## Benchmark the bundled games that the issue sets targets for.
