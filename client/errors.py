@@ -4,14 +4,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import grpc
+from google.protobuf import any_pb2
 from grpc_status import rpc_status
 
 from reasoner.error_codes import RequestError, error_from_detail
 from reasoner.errors import ReasonerError, ResourceLimitError
 from reasoner.v1 import reasoner_pb2 as pb
 
-__all__ = ["RemoteError", "error_detail_of", "error_from_rpc"]
+__all__ = ["RemoteError", "detail_in", "error_detail_of", "error_from_rpc", "error_from_status",
+           "status_code"]
+
+# gRPC's status codes by number (a status message carries the number).
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def status_code(number: int) -> grpc.StatusCode:
+    """The status code with this number (UNKNOWN for a number gRPC does not define)."""
+    return _CODES.get(number, grpc.StatusCode.UNKNOWN)
 
 
 class RemoteError(RequestError):
@@ -37,19 +49,25 @@ def error_detail_of(error: grpc.RpcError) -> pb.ErrorDetail | None:
         return None
     if status is None:
         return None
-    for packed in status.details:
-        if packed.Is(pb.ErrorDetail.DESCRIPTOR):
-            detail = pb.ErrorDetail()
-            packed.Unpack(detail)
-            return detail
+    return detail_in(status.details)
+
+
+def detail_in(details: Iterable[any_pb2.Any]) -> pb.ErrorDetail | None:
+    """The ErrorDetail packed among a status's details, if one is."""
+    for packed in details:
+        if packed.TypeName() == pb.ErrorDetail.DESCRIPTOR.full_name:
+            return pb.ErrorDetail.FromString(packed.value)
     return None
 
 
 def error_from_rpc(error: grpc.RpcError) -> ReasonerError:
     """The domain error that a failed call stands for."""
-    code: grpc.StatusCode = error.code()
-    message: str = error.details() or ""
-    detail = error_detail_of(error)
+    return error_from_status(error.code(), error.details() or "", error_detail_of(error))
+
+
+def error_from_status(code: grpc.StatusCode, message: str,
+                      detail: pb.ErrorDetail | None) -> ReasonerError:
+    """The domain error of a status (a failed call's, or a failed session request's)."""
     if detail is not None:
         found = error_from_detail(detail)
         if found is not None:

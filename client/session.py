@@ -14,10 +14,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import grpc
-
-from client.errors import RemoteError
-from reasoner.error_codes import error_from_detail
+from client.errors import detail_in, error_from_status, status_code
 from reasoner.errors import ReasonerError
 from reasoner.v1 import reasoner_pb2 as pb
 
@@ -28,19 +25,8 @@ _END = object()  # closes the stream of requests
 
 def error_of(status: pb.RequestStatus) -> ReasonerError:
     """The domain error that a failed session request stands for (as for a failed call)."""
-    for packed in status.details:
-        if packed.TypeName() == pb.ErrorDetail.DESCRIPTOR.full_name:
-            found = error_from_detail(pb.ErrorDetail.FromString(packed.value))
-            if found is not None:
-                return found
-    return RemoteError(grpc.StatusCode(_code(status.code)), status.message)
-
-
-def _code(number: int) -> tuple[int, str]:
-    for code in grpc.StatusCode:
-        if code.value[0] == number:
-            return code.value  # type: ignore[no-any-return]
-    return grpc.StatusCode.UNKNOWN.value  # type: ignore[no-any-return]
+    return error_from_status(status_code(status.code), status.message,
+                             detail_in(status.details))
 
 
 class SessionStream:

@@ -11,9 +11,22 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+import grpc
+
 from client import ReasonerClient, RemoteError
 from reasoner.server.app import create_server
+from reasoner.server.registry import GameRegistry
 from tests.service_support import CALL_TIMEOUT, game_text
+
+
+def _three_servers(stack: ExitStack) -> list[tuple[grpc.Server, int, GameRegistry]]:
+    """Three servers on free ports, stopped when ``stack`` closes."""
+    servers = []
+    for _ in range(3):
+        server, port, registry = create_server("127.0.0.1:0", limits=None)
+        stack.callback(server.stop, None)
+        servers.append((server, port, registry))
+    return servers
 
 
 def test_three_replicas_lose_no_request_when_one_stops() -> None:
@@ -21,11 +34,7 @@ def test_three_replicas_lose_no_request_when_one_stops() -> None:
     on its first call there), then the second server stops, and the next 200 queries are
     all answered by the other two."""
     with ExitStack() as stack:
-        servers = []
-        for _ in range(3):
-            server, port, registry = create_server("127.0.0.1:0", limits=None)
-            stack.callback(server.stop, None)
-            servers.append((server, port, registry))
+        servers = _three_servers(stack)
         target = "ipv4:" + ",".join(f"127.0.0.1:{port}" for _, port, _ in servers)
         with ReasonerClient(target, timeout=CALL_TIMEOUT, balance=True) as client:
             game = client.load_game(game_text("tictactoe"))
@@ -82,11 +91,7 @@ def test_replicas_behind_nginx_lose_no_request_when_one_stops(tmp_path: Path) ->
     game where a server does not hold it)."""
     assert Path(NGINX).exists(), "nginx is missing: `make test` installs Debian's nginx-light"
     with ExitStack() as stack:
-        servers = []
-        for _ in range(3):
-            server, port, registry = create_server("127.0.0.1:0", limits=None)
-            stack.callback(server.stop, None)
-            servers.append((server, port, registry))
+        servers = _three_servers(stack)
         port = _free_port()
         config = tmp_path / "nginx.conf"
         config.write_text(_CONFIG.format(

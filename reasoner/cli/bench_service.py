@@ -145,12 +145,10 @@ def _client(target: str, text: str, pattern: str, seconds: float, seed: int,
     results.put((steps, latencies))
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
 
 def _bench_service(args: argparse.Namespace) -> int:
+    from reasoner.cli.benchmarks import percentile
+
     patterns = [p for p in args.patterns.split(",") if p]
     unknown = sorted(set(patterns) - set(PATTERNS))
     if unknown:
@@ -191,7 +189,7 @@ def _bench_service(args: argparse.Namespace) -> int:
                            "processes": processes,
                            "steps_per_sec": round(steps / args.seconds, 1),
                            "median_ms": round(statistics.median(latencies), 3),
-                           "p99_ms": round(_percentile(latencies, 0.99), 3)}
+                           "p99_ms": round(percentile(latencies, 0.99), 3)}
                     if args.json:
                         print(json.dumps(row), flush=True)
                     else:

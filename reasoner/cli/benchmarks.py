@@ -30,7 +30,7 @@ _NO_CAP = 1 << 30  # playouts run to the end
 _CHUNK = 16
 
 __all__ = ["BenchResult", "NetworkFigures", "Skipped", "bench_batch", "bench_game",
-           "bench_reference", "network_figures", "playout_rate", "probe_load"]
+           "bench_reference", "network_figures", "percentile", "playout_rate", "probe_load"]
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,8 @@ class ServiceResult:
         return asdict(self)
 
 
-def _percentile(values: list[float], fraction: float) -> float:
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
@@ -304,7 +305,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                     results.append(ServiceResult(
                         game=stem, backend=f"grpc-{method.lower()}", threads=threads,
                         calls=len(flat), latency_median_ms=round(statistics.median(flat), 3),
-                        latency_p99_ms=round(_percentile(flat, 0.99), 3),
+                        latency_p99_ms=round(percentile(flat, 0.99), 3),
                         updates_per_sec=round(len(flat) / seconds, 1),
                         in_process_updates_per_sec=0.0, load_ms=round(load_ms, 2)))
 

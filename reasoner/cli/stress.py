@@ -84,14 +84,11 @@ def _resident_mb(pid: int) -> float:
     return 0.0
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
 
 def _stress(args: argparse.Namespace) -> int:
     import grpc
 
+    from reasoner.cli.benchmarks import percentile
     from reasoner.engine.game import Game
     from reasoner.engine.walk import sample_states
     from reasoner.v1 import reasoner_pb2 as pb
@@ -191,7 +188,7 @@ def _stress(args: argparse.Namespace) -> int:
             figures[name] = {
                 "queries": len(values), "errors": errors,
                 "median_ms": round(statistics.median(values), 2),
-                "p99_ms": round(_percentile(values, 0.99), 2),
+                "p99_ms": round(percentile(values, 0.99), 2),
                 "max_ms": round(max(values), 1)}
         figures["blowup_codes"] = dict(sorted(codes.items()))
         channel.close()

@@ -125,32 +125,30 @@ class GameRegistry:
             if check is not None:
                 check()  # a waiter that gives up leaves the lock to the load it waits for
         try:
-            try:
-                found = self._aliased(raw)
-                if found is not None:
-                    return found, True
-                # Reading the rules is work that grows with them: it takes a slot too.
-                with self.admit("LoadGame", check):
-                    start = time.perf_counter()
-                    description = parse_gdl(text, case_sensitive=case_sensitive)
-                    parse_ms = (time.perf_counter() - start) * 1e3
-                    ident = game_id(print_game(description), case_sensitive, strict, backend)
-                    with self._lock:
-                        found = self._touch(ident)
-                    if found is not None:
-                        self._alias(raw, ident)
-                        return found, True
+            found = self._aliased(raw)
+            if found is not None:
+                return found, True
+            # Reading the rules is work that grows with them: it takes a slot too.
+            with self.admit("LoadGame", check):
+                start = time.perf_counter()
+                description = parse_gdl(text, case_sensitive=case_sensitive)
+                parse_ms = (time.perf_counter() - start) * 1e3
+                ident = game_id(print_game(description), case_sensitive, strict, backend)
+                with self._lock:
+                    found = self._touch(ident)
+                if found is None:
                     if seconds is not None:  # what the waits left of it
                         seconds -= time.monotonic() - waited
                     result = self._load(ident, description, text, case_sensitive, strict,
                                         seconds, backend, check, parse_ms)
-                    self._alias(raw, ident)
-                    return result
-            finally:
-                with self._lock:
-                    if self._loading.get(raw) is gate:
-                        del self._loading[raw]
+                else:
+                    result = found, True
+                self._alias(raw, ident)
+                return result
         finally:
+            with self._lock:
+                if self._loading.get(raw) is gate:
+                    del self._loading[raw]
             gate.release()
 
     def _aliased(self, raw: str) -> LoadedGame | None:

@@ -7,11 +7,11 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import grpc
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 from reasoner.asp.translate import translate
 from reasoner.engine.backend import BACKENDS
@@ -43,6 +43,7 @@ __all__ = ["ReasonerService"]
 log = logging.getLogger("gdl-reasoner")
 
 T = TypeVar("T")
+M = TypeVar("M", bound=Message)
 Request = TypeVar("Request")
 Response = TypeVar("Response")
 Handler = Callable[[Any, Request, grpc.ServicerContext], Response]
@@ -68,8 +69,7 @@ def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Request, context: grpc.ServicerContext) -> Response:
-        _call.ends = time.monotonic() + self.max_call_seconds  # the server's own bound
-        _call.longest = self.max_call_seconds
+        _start_call(self.max_call_seconds)
         try:
             return method(self, request, context)
         except Exception as error:
@@ -215,6 +215,12 @@ _SESSION_METHODS = {"get_game": "GetGame", "initial_state": "InitialState", "que
 _call = threading.local()
 
 
+def _start_call(seconds: float) -> None:
+    """The server's own bound on the call (or session request) this thread starts."""
+    _call.ends = time.monotonic() + seconds
+    _call.longest = seconds
+
+
 def _remaining(context: grpc.ServicerContext) -> float:
     """Seconds left to the call: its deadline's, at most what the server's bound leaves."""
     own = getattr(_call, "ends", math.inf) - time.monotonic()
@@ -265,8 +271,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 raise ResourceLimitError(
                     f"the game's tables ({len(game.fluents):,} fluents and "
                     f"{len(game.all_moves):,} moves) take {size / 2**20:,.1f} MiB, more "
-                    f"than an answer may ({self._max_message_bytes / 2**20:,.0f} MiB, serve "
-                    "--max-message-mb)", "size")
+                    f"than an answer may ({self._answer_limit}, serve --max-message-mb)",
+                    "size")
             # Keep the built messages of the games the registry still holds, and this one.
             live = set(self._registry.ids())
             self._game_messages = {k: v for k, v in self._game_messages.items() if k in live}
@@ -280,14 +286,34 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         bound, which also counts the frame)."""
         return self._max_message_bytes - 1024
 
+    @property
+    def _answer_limit(self) -> str:
+        return f"{self._max_message_bytes / 2**20:,.0f} MiB"
+
     def _fits(self, message: Any, what: str) -> None:
         """Refuse an answer that is too large to send, naming what made it so."""
         size = message.ByteSize()
         if size > self._answer_bytes:
             raise ResourceLimitError(
                 f"{what} takes {size / 2**20:,.1f} MiB, more than an answer may "
-                f"({self._max_message_bytes / 2**20:,.0f} MiB, serve --max-message-mb)",
-                "size")
+                f"({self._answer_limit}, serve --max-message-mb)", "size")
+
+    def _gathered(self, messages: Iterable[M], context: grpc.ServicerContext,
+                  first: Callable[[int], str], advice: str, size: int = 0) -> list[M]:
+        """The parts of an answer, made one at a time: refused as soon as they no longer fit
+        an answer (``first(n)`` names the first ``n`` of them), and stopped when the
+        request's time is up."""
+        gathered: list[M] = []
+        for message in messages:
+            size += message.ByteSize() + 4  # with its tag and length
+            if size > self._answer_bytes:
+                raise ResourceLimitError(
+                    f"{first(len(gathered) + 1)} take more than an answer may "
+                    f"({self._answer_limit}): {advice}", "size")
+            gathered.append(message)
+            if len(gathered) % 256 == 0:
+                _check_time(context)
+        return gathered
 
     @_rpc
     def LoadGame(self, request: pb.LoadGameRequest,
@@ -339,19 +365,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_QUERY_STATES:,} states per request, got "
                                f"{len(request.states):,}")
-        infos: list[pb.StateInfo] = []
-        size = 0
-        for i, message in enumerate(request.states):
-            info = _info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
-            size += info.ByteSize() + 4
-            if size > self._answer_bytes:
-                raise ResourceLimitError(
-                    f"the answers of the first {i + 1:,} of {len(request.states):,} states "
-                    f"take more than an answer may ({self._max_message_bytes / 2**20:,.0f} "
-                    "MiB): ask for fewer at once", "size")
-            infos.append(info)
-            if len(infos) % 256 == 0:
-                _check_time(context)
+        total = len(request.states)
+        infos = self._gathered(
+            (_info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
+             for i, message in enumerate(request.states)), context,
+            lambda n: f"the answers of the first {n:,} of {total:,} states",
+            "ask for fewer at once")
         return pb.QueryResponse(infos=infos)
 
     @_rpc
@@ -363,22 +382,17 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
                                f"{len(request.joint_moves):,}")
         check = request.check_legal if request.HasField("check_legal") else True
-        successors: list[pb.Successor] = []
-        size = 0
-        for joint in request.joint_moves:
-            following, info = game.step(state, tuple(joint.moves), check_legal=check)
-            successor = pb.Successor(state=_state_message(following), info=_info_message(info))
-            size += successor.ByteSize() + 4  # with its tag and length
-            if size > self._answer_bytes:
-                raise ResourceLimitError(
-                    f"the successors of the first {len(successors) + 1:,} of "
-                    f"{len(request.joint_moves):,} joint moves take more than an answer may "
-                    f"({self._max_message_bytes / 2**20:,.0f} MiB): ask for fewer at once",
-                    "size")
-            successors.append(successor)
-            if len(successors) % 256 == 0:
-                _check_time(context)
-        return pb.NextResponse(successors=successors)
+        total = len(request.joint_moves)
+
+        def successors() -> Iterator[pb.Successor]:
+            for joint in request.joint_moves:
+                following, info = game.step(state, tuple(joint.moves), check_legal=check)
+                yield pb.Successor(state=_state_message(following), info=_info_message(info))
+
+        return pb.NextResponse(successors=self._gathered(
+            successors(), context,
+            lambda n: f"the successors of the first {n:,} of {total:,} joint moves",
+            "ask for fewer at once"))
 
     @_rpc
     def Expand(self, request: pb.ExpandRequest,
@@ -399,24 +413,15 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if estimate > self._answer_bytes:
             raise ResourceLimitError(
                 f"the state's {count:,} children would take about {estimate / 2**20:,.0f} "
-                f"MiB, more than an answer may ({self._max_message_bytes / 2**20:,.0f} MiB): "
-                "use Query and Next", "size")
-        children: list[pb.Child] = []
-        size = head.ByteSize()
-        for joint, following, child_info in game.children(state, info):
-            child = pb.Child(joint_move=pb.JointMove(moves=joint),
-                             successor=pb.Successor(state=_state_message(following),
-                                                    info=_info_message(child_info)))
-            size += child.ByteSize() + 4
-            if size > self._answer_bytes:
-                raise ResourceLimitError(
-                    f"the first {len(children) + 1:,} of the state's {count:,} children "
-                    f"take more than an answer may ({self._max_message_bytes / 2**20:,.0f} "
-                    "MiB): use Query and Next", "size")
-            children.append(child)
-            if len(children) % 256 == 0:
-                _check_time(context)
-        head.children.extend(children)
+                f"MiB, more than an answer may ({self._answer_limit}): use Query and Next",
+                "size")
+        head.children.extend(self._gathered(
+            (pb.Child(joint_move=pb.JointMove(moves=joint),
+                      successor=pb.Successor(state=_state_message(following),
+                                             info=_info_message(child_info)))
+             for joint, following, child_info in game.children(state, info)), context,
+            lambda n: f"the first {n:,} of the state's {count:,} children",
+            "use Query and Next", head.ByteSize()))
         return head
 
     @_rpc
@@ -436,7 +441,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 raise ResourceLimitError(
                     f"trajectories of {playouts:,} playouts of up to {max_steps:,} "
                     f"steps could take {least / 2**20:,.0f} MiB, more than the "
-                    f"{self._max_message_bytes / 2**20:,.0f} MiB an answer may have: ask "
+                    f"{self._answer_limit} an answer may have: ask "
                     "fewer playouts or steps, or no trajectories", "size")
         start = time.perf_counter()
         run = _joined([game.simulate(state, count, request.seed + number, max_steps,
@@ -639,10 +644,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             if kind is None:
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"session request {request.tag} holds no request")
-            method = getattr(type(self), _SESSION_METHODS[kind]).__wrapped__
-            _call.ends = time.monotonic() + self.max_call_seconds
-            _call.longest = self.max_call_seconds
-            getattr(response, kind).CopyFrom(method(self, getattr(request, kind), context))
+            _start_call(self.max_call_seconds)
+            answer = _SESSION_HANDLERS[kind](self, getattr(request, kind), context)
+            getattr(response, kind).CopyFrom(answer)
         except Exception as error:
             status = rich_status_of(error)
             if status.code == grpc.StatusCode.INTERNAL.value[0]:
@@ -661,6 +665,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         response = _analysis_message(analysis)
         response.elapsed_ms = (time.perf_counter() - start) * 1e3
         return response
+
+
+
+# The handler of each kind of session request: its rpc's, without the wrapper that turns an
+# error into the call's status (a session answers it on the request's tag instead).
+_SESSION_HANDLERS: dict[str, Handler[Any, Any]] = {
+    kind: getattr(ReasonerService, name).__wrapped__ for kind, name in _SESSION_METHODS.items()}
 
 
 def _analysis_message(analysis: GameAnalysis) -> pb.AnalyzeGameResponse:
