@@ -205,10 +205,11 @@ class ReasonerClient:
         response = self.call("LoadGame", pb.LoadGameRequest(gdl=gdl, options=options))
         return RemoteGame(self, response.game, gdl, options)
 
-    def session(self, *, timeout: float | None = None) -> SessionStream:
-        """Open a Session stream (many requests in flight on one call; see
-        :class:`client.session.SessionStream`); close it, or use it in a ``with``."""
-        return SessionStream(self._stub, timeout=timeout)
+    def session(self, *, timeout: float | None = None, batch: int = 256) -> SessionStream:
+        """Open a Session stream (many requests in flight on one call, up to ``batch`` of
+        those waiting sent in one message; see :class:`client.session.SessionStream`);
+        close it, or use it in a ``with``."""
+        return SessionStream(self._channel, timeout=timeout, batch=batch)
 
     def list_games(self) -> list[GameSummary]:
         """The games the server holds now, least recently used first."""

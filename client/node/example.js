@@ -1,10 +1,10 @@
 // A player loop in Node.js against the GDL reasoner service.
 //
-//   node example.js HOST:PORT GAME.kif [--playouts N] [--in-flight K] [--mc M] [--seed S]
-//                   [--token T] [--tls-root CA.pem]
+//   node example.js HOST:PORT GAME.kif [--playouts N] [--in-flight K] [--batch B] [--mc M]
+//                   [--seed S] [--token T] [--tls-root CA.pem]
 //
 // It loads the game, plays N random playouts through one Session stream with K playouts
-// interleaved on it (so that K requests are in flight), then chooses the first player's
+// interleaved on it (so that K requests are in flight, sent up to B in a message), then chooses the first player's
 // first move by flat Monte Carlo: one Simulate with a start per child of the initial state,
 // M playouts each. It prints one JSON object with what it measured and chose.
 //
@@ -29,10 +29,11 @@ function parseArguments(argv) {
   const [target, gamePath, ...rest] = argv;
   if (!target || !gamePath) {
     throw new Error("usage: node example.js HOST:PORT GAME.kif [--playouts N] " +
-                    "[--in-flight K] [--mc M] [--seed S] [--token T] [--tls-root CA.pem]");
+                    "[--in-flight K] [--batch B] [--mc M] [--seed S] [--token T] " +
+                    "[--tls-root CA.pem]");
   }
-  const options = { target, gamePath, playouts: 200, inFlight: 16, mc: 50, seed: 1, token: "",
-                    tlsRoot: "" };
+  const options = { target, gamePath, playouts: 200, inFlight: 16, batch: 256, mc: 50, seed: 1,
+                    token: "", tlsRoot: "" };
   for (let i = 0; i < rest.length; i += 2) {
     const name = rest[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     if (!(name in options)) throw new Error(`unknown option ${rest[i]}`);
@@ -60,12 +61,16 @@ function unary(client, method, request, metadata) {
 }
 
 // One Session stream: ask(kind, request) sends a request with a fresh tag and resolves with
-// its answer; a failed request rejects with its own status and the stream goes on.
-function openSession(client, metadata) {
+// its answer; a failed request rejects with its own status and the stream goes on. The
+// requests asked in one turn of the event loop travel in one message (the first, with the
+// others in its `more`), and the server answers them in one message the same way: a message
+// costs the transport far more than a small request does.
+function openSession(client, metadata, batch = 256) {
   const stream = client.Session(metadata);
   const pending = new Map();
+  let outgoing = [];
   let nextTag = 0;
-  stream.on("data", (answer) => {
+  function settle(answer) {
     const waiting = pending.get(answer.tag);
     pending.delete(answer.tag);
     if (answer.response === "error") {
@@ -75,6 +80,16 @@ function openSession(client, metadata) {
     } else {
       waiting.resolve(answer[answer.response]);
     }
+  }
+  function flush() {
+    while (outgoing.length > 0) {
+      const [first, ...more] = outgoing.splice(0, batch);
+      stream.write({ ...first, more });
+    }
+  }
+  stream.on("data", (message) => {
+    settle(message);
+    for (const answer of message.more) settle(answer);
   });
   stream.on("error", (error) => {
     for (const waiting of pending.values()) waiting.reject(error);
@@ -85,7 +100,8 @@ function openSession(client, metadata) {
       const tag = nextTag++;
       return new Promise((resolve, reject) => {
         pending.set(tag, { resolve, reject });
-        stream.write({ tag, [kind]: request });
+        if (outgoing.length === 0) setImmediate(flush);
+        outgoing.push({ tag, [kind]: request });
       });
     },
     close() { stream.end(); },
@@ -122,7 +138,7 @@ async function main() {
   const gameId = game.gameId;
 
   // Random playouts, options.inFlight of them interleaved on one stream.
-  const session = openSession(client, metadata);
+  const session = openSession(client, metadata, options.batch);
   const pick = random(options.seed);
   let started = 0;
   let steps = 0;
@@ -168,7 +184,8 @@ async function main() {
   client.close();
   console.log(JSON.stringify({
     game: path.basename(options.gamePath), roles: game.roles, playouts: options.playouts,
-    inFlight: options.inFlight, steps, seconds, stepsPerSec: Math.round(steps / seconds),
+    inFlight: options.inFlight, batch: options.batch, steps, seconds,
+    stepsPerSec: Math.round(steps / seconds),
     refused,
     bestMove: game.moves[best.joint[0]].text, bestMean: best.mean,
     children: expanded.children.length, simulatedPlayouts: simulated.columns.lengths.length,

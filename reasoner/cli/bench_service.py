@@ -7,10 +7,12 @@ share one interpreter) call it for ``--seconds`` per pattern:
 * ``unary-query``, ``unary-next``: one unary call per state (a search loop that asks one
   question at a time);
 * ``session-query``, ``session-next``: the same requests on one Session stream per client,
-  64 in flight;
+  64 in flight, up to ``--batch`` of those waiting sent in one message (a list compares:
+  ``--batch 1,256``);
 * ``simulate``: Simulate calls of 1,000 playouts each, the steps made inside the server.
 
-Each row: ``game``, ``pattern``, ``clients``, ``processes``, ``steps_per_sec`` (answers, or
+Each row: ``game``, ``pattern``, ``clients``, ``processes``, ``batch`` (requests per session
+message at most; 0 for the other patterns), ``steps_per_sec`` (answers, or
 for simulate the state updates, per second over all clients), ``median_ms`` and ``p99_ms``
 (per call; on a session, from a request's sending to its answer).
 """
@@ -47,6 +49,9 @@ def register(commands: Commands) -> None:
     p.add_argument("--processes", default="1",
                    help="server processes, or a comma-separated list to compare (1,2)")
     p.add_argument("--seconds", type=float, default=3.0, help="per pattern")
+    p.add_argument("--batch", default="256",
+                   help="requests a session message carries at most, or a comma-separated "
+                        "list to compare (1,256)")
     p.add_argument("--patterns", default=",".join(PATTERNS))
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(run=_bench_service)
@@ -75,7 +80,7 @@ def _start_server(processes: int) -> tuple[subprocess.Popen[str], int]:
     return server, ports[0]
 
 
-def _client(target: str, text: str, pattern: str, seconds: float, seed: int,
+def _client(target: str, text: str, pattern: str, batch: int, seconds: float, seed: int,
             results: Any) -> None:
     """One client process: the pattern's calls for ``seconds``; puts (steps, latencies)."""
     from client import ReasonerClient
@@ -120,7 +125,7 @@ def _client(target: str, text: str, pattern: str, seconds: float, seed: int,
                         yield pb.NextRequest(game_id=game.id, state=state, check_legal=False,
                                              joint_moves=[pb.JointMove(moves=joint)])
 
-            with client.session() as session:
+            with client.session(batch=batch) as session:
                 waiting: list[int] = []
                 for request in requests():
                     tag = session.send(kind, request)
@@ -146,19 +151,40 @@ def _client(target: str, text: str, pattern: str, seconds: float, seed: int,
 
 
 
-def _bench_service(args: argparse.Namespace) -> int:
+def _measure(port: int, stem: str, text: str, pattern: str, batch: int, processes: int,
+             args: argparse.Namespace, context: Any) -> dict[str, Any]:
+    """One row: the pattern's calls from every client process at once."""
     from reasoner.cli.benchmarks import percentile
 
+    results: Any = context.Queue()
+    clients = [context.Process(target=_client, args=(
+        f"127.0.0.1:{port}", text, pattern, batch or 1, args.seconds, seed, results))
+        for seed in range(args.clients)]
+    for client in clients:
+        client.start()
+    outcomes = [results.get(timeout=args.seconds + 300) for _ in clients]
+    for client in clients:
+        client.join(30)
+    steps = sum(count for count, _ in outcomes)
+    latencies = [x for _, values in outcomes for x in values]
+    return {"game": stem, "pattern": pattern, "clients": args.clients, "processes": processes,
+            "batch": batch, "steps_per_sec": round(steps / args.seconds, 1),
+            "median_ms": round(statistics.median(latencies), 3),
+            "p99_ms": round(percentile(latencies, 0.99), 3)}
+
+
+def _bench_service(args: argparse.Namespace) -> int:
     patterns = [p for p in args.patterns.split(",") if p]
     unknown = sorted(set(patterns) - set(PATTERNS))
     if unknown:
         raise UsageError(f"unknown pattern {unknown[0]}; the patterns are {', '.join(PATTERNS)}")
     try:
         counts = [int(p) for p in args.processes.split(",")]
+        batches = [int(b) for b in args.batch.split(",")]
     except ValueError:
-        raise UsageError(f"--processes takes numbers, got {args.processes}") from None
-    if min(counts) < 1 or args.clients < 1:
-        raise UsageError("--processes and --clients must be at least 1")
+        raise UsageError("--processes and --batch take numbers") from None
+    if min(counts) < 1 or args.clients < 1 or min(batches) < 1:
+        raise UsageError("--processes, --clients and --batch must be at least 1")
     texts = []
     for name in args.games:
         path = Path(name)
@@ -167,33 +193,20 @@ def _bench_service(args: argparse.Namespace) -> int:
         texts.append((path.stem, path.read_text(encoding="utf-8", errors="replace")))
     context = multiprocessing.get_context("spawn")
     if not args.json:
-        print(f"{'game':14} {'pattern':14} {'clients':>7} {'processes':>9} "
+        print(f"{'game':14} {'pattern/batch':18} {'clients':>7} {'processes':>9} "
               f"{'steps/s':>10} {'median ms':>9} {'p99 ms':>8}")
     for processes in counts:
         server, port = _start_server(processes)
         try:
             for stem, text in texts:
-                for pattern in patterns:
-                    results: Any = context.Queue()
-                    clients = [context.Process(target=_client, args=(
-                        f"127.0.0.1:{port}", text, pattern, args.seconds, seed, results))
-                        for seed in range(args.clients)]
-                    for client in clients:
-                        client.start()
-                    outcomes = [results.get(timeout=args.seconds + 300) for _ in clients]
-                    for client in clients:
-                        client.join(30)
-                    steps = sum(count for count, _ in outcomes)
-                    latencies = [x for _, values in outcomes for x in values]
-                    row = {"game": stem, "pattern": pattern, "clients": args.clients,
-                           "processes": processes,
-                           "steps_per_sec": round(steps / args.seconds, 1),
-                           "median_ms": round(statistics.median(latencies), 3),
-                           "p99_ms": round(percentile(latencies, 0.99), 3)}
+                for pattern, batch in [(p, b) for p in patterns
+                                       for b in (batches if p.startswith("session") else [0])]:
+                    row = _measure(port, stem, text, pattern, batch, processes, args, context)
                     if args.json:
                         print(json.dumps(row), flush=True)
                     else:
-                        print(f"{stem:14} {pattern:14} {args.clients:>7} {processes:>9} "
+                        name = f"{pattern}/{batch}" if batch else pattern
+                        print(f"{stem:14} {name:18} {args.clients:>7} {processes:>9} "
                               f"{row['steps_per_sec']:>10,.0f} {row['median_ms']:>9.3f} "
                               f"{row['p99_ms']:>8.3f}", flush=True)
         finally:

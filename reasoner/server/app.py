@@ -63,10 +63,9 @@ def _handlers(service: ReasonerService) -> grpc.GenericRpcHandler:
         request_class = getattr(pb, method.input_type.name)
         response_class = getattr(pb, method.output_type.name)
         behaviour = getattr(service, method.name)
-        if method.client_streaming:  # Session decodes each message of its stream itself
+        if method.client_streaming:  # Session decodes and encodes its messages itself
             handlers[method.name] = grpc.stream_stream_rpc_method_handler(
-                behaviour, request_deserializer=None,
-                response_serializer=response_class.SerializeToString)
+                behaviour, request_deserializer=None, response_serializer=None)
             continue
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
             _decoding(behaviour, request_class),

@@ -35,6 +35,7 @@ from reasoner.instantiate.layers import description_layers as layers
 from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
+from reasoner.session_batches import joined
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
@@ -616,9 +617,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             move_ids=[game.move(request.role, text).id for text in request.texts])
 
     def Session(self, requests: Iterator[bytes],
-                context: grpc.ServicerContext) -> Iterator[pb.SessionResponse]:
+                context: grpc.ServicerContext) -> Iterator[bytes]:
         """Answer each request of the stream in turn, each with its tag; a failed request
-        answers its own status and the stream goes on (see the proto)."""
+        answers its own status and the stream goes on (see the proto). The requests of one
+        message are answered in one message, or in several where they would not fit."""
         if not self._sessions.acquire(blocking=False):
             abort(context, ResourceLimitError(
                 f"the server holds {self.max_sessions} sessions already (serve "
@@ -632,9 +634,37 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                         grpc.StatusCode.INVALID_ARGUMENT,
                         f"malformed reasoner.v1.SessionRequest message ({len(raw)} bytes): "
                         f"{error}"))
-                yield self._session_answer(request, context)
+                yield from self._session_answers(request, context)
         finally:
             self._sessions.release()
+
+    def _session_answers(self, request: pb.SessionRequest,
+                         context: grpc.ServicerContext) -> Iterator[bytes]:
+        """The encoded answers to one message of requests: the message's own, then those in
+        its ``more``, grouped in as few messages as fit (a client may cancel in between)."""
+        first = self._session_answer(request, context).SerializeToString()
+        if not request.more:
+            yield first
+            return
+        group, size = [first], len(first)
+        for following in request.more:
+            if not context.is_active():
+                return
+            if following.more:
+                answer = pb.SessionResponse(tag=following.tag, error=pb.RequestStatus(
+                    code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                    message=f"session request {following.tag} is in `more` and has `more` "
+                            "of its own: send the requests of one message side by side"))
+            else:
+                answer = self._session_answer(following, context)
+            encoded = answer.SerializeToString()
+            # Each answer fits a message (its handler saw to it); a group must fit too.
+            if size + len(encoded) + 16 > self._answer_bytes:
+                yield joined(group)
+                group, size = [], 0
+            group.append(encoded)
+            size += len(encoded) + 16
+        yield joined(group)
 
     def _session_answer(self, request: pb.SessionRequest,
                         context: grpc.ServicerContext) -> pb.SessionResponse:

@@ -46,7 +46,7 @@ ERROR_KIND_REFERENCE_FAILURE: ErrorKind
 ERROR_KIND_REASONER: ErrorKind
 
 class SessionRequest(_message.Message):
-    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves")
+    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "more")
     TAG_FIELD_NUMBER: _ClassVar[int]
     GET_GAME_FIELD_NUMBER: _ClassVar[int]
     INITIAL_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +56,7 @@ class SessionRequest(_message.Message):
     SIMULATE_FIELD_NUMBER: _ClassVar[int]
     EVALUATE_FIELD_NUMBER: _ClassVar[int]
     LOOKUP_MOVES_FIELD_NUMBER: _ClassVar[int]
+    MORE_FIELD_NUMBER: _ClassVar[int]
     tag: int
     get_game: GetGameRequest
     initial_state: InitialStateRequest
@@ -65,10 +66,11 @@ class SessionRequest(_message.Message):
     simulate: SimulateRequest
     evaluate: EvaluateRequest
     lookup_moves: LookupMovesRequest
-    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameRequest, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateRequest, _Mapping]] = ..., query: _Optional[_Union[QueryRequest, _Mapping]] = ..., next: _Optional[_Union[NextRequest, _Mapping]] = ..., expand: _Optional[_Union[ExpandRequest, _Mapping]] = ..., simulate: _Optional[_Union[SimulateRequest, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateRequest, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesRequest, _Mapping]] = ...) -> None: ...
+    more: _containers.RepeatedCompositeFieldContainer[SessionRequest]
+    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameRequest, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateRequest, _Mapping]] = ..., query: _Optional[_Union[QueryRequest, _Mapping]] = ..., next: _Optional[_Union[NextRequest, _Mapping]] = ..., expand: _Optional[_Union[ExpandRequest, _Mapping]] = ..., simulate: _Optional[_Union[SimulateRequest, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateRequest, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesRequest, _Mapping]] = ..., more: _Optional[_Iterable[_Union[SessionRequest, _Mapping]]] = ...) -> None: ...
 
 class SessionResponse(_message.Message):
-    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "error")
+    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "error", "more")
     TAG_FIELD_NUMBER: _ClassVar[int]
     GET_GAME_FIELD_NUMBER: _ClassVar[int]
     INITIAL_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +81,7 @@ class SessionResponse(_message.Message):
     EVALUATE_FIELD_NUMBER: _ClassVar[int]
     LOOKUP_MOVES_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    MORE_FIELD_NUMBER: _ClassVar[int]
     tag: int
     get_game: GetGameResponse
     initial_state: InitialStateResponse
@@ -89,7 +92,8 @@ class SessionResponse(_message.Message):
     evaluate: EvaluateResponse
     lookup_moves: LookupMovesResponse
     error: RequestStatus
-    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameResponse, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateResponse, _Mapping]] = ..., query: _Optional[_Union[QueryResponse, _Mapping]] = ..., next: _Optional[_Union[NextResponse, _Mapping]] = ..., expand: _Optional[_Union[ExpandResponse, _Mapping]] = ..., simulate: _Optional[_Union[SimulateResponse, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateResponse, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesResponse, _Mapping]] = ..., error: _Optional[_Union[RequestStatus, _Mapping]] = ...) -> None: ...
+    more: _containers.RepeatedCompositeFieldContainer[SessionResponse]
+    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameResponse, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateResponse, _Mapping]] = ..., query: _Optional[_Union[QueryResponse, _Mapping]] = ..., next: _Optional[_Union[NextResponse, _Mapping]] = ..., expand: _Optional[_Union[ExpandResponse, _Mapping]] = ..., simulate: _Optional[_Union[SimulateResponse, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateResponse, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesResponse, _Mapping]] = ..., error: _Optional[_Union[RequestStatus, _Mapping]] = ..., more: _Optional[_Iterable[_Union[SessionResponse, _Mapping]]] = ...) -> None: ...
 
 class RequestStatus(_message.Message):
     __slots__ = ("code", "message", "details")

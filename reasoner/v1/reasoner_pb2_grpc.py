@@ -246,9 +246,10 @@ class ReasonerServicer:
         """One stream for a search loop: each request carries a tag of the client's choice and
         one of the requests above; each answer carries the same tag and the matching response,
         or the status of that request alone (the stream goes on). Many requests may be in
-        flight; they are answered in the order they were sent. A message that cannot be read
-        ends the stream with INVALID_ARGUMENT; past the server's cap on sessions a new one is
-        refused with RESOURCE_EXHAUSTED.
+        flight; they are answered in the order they were sent, and several may travel in one
+        message (`more`, below). A message that cannot be read ends the stream with
+        INVALID_ARGUMENT; past the server's cap on sessions a new one is refused with
+        RESOURCE_EXHAUSTED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
