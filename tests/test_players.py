@@ -55,8 +55,8 @@ class _Stubborn:
     def start(self, game: GameView[Any], role_index: int) -> None:
         del game, role_index
 
-    def choose(self, state: Any, info: StateInfo) -> int:
-        del state, info
+    def choose(self, state: Any, info: StateInfo, deadline: float | None = None) -> int:
+        del state, info, deadline
         return self.move
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,7 +79,8 @@ class MctsPlayer:
                  max_depth: int = 1000, max_nodes: int = 200_000) -> None:
         """Args:
             rng: Seeded random generator (untried move order, playout seeds).
-            playouts: Search iterations per move, each ending in one leaf evaluation.
+            playouts: Search iterations per move, each ending in one leaf evaluation (when
+                ``choose`` is given no deadline; with one, it iterates until then).
             exploration: The constant C of UCT, for values scaled to 0.0..1.0.
             evaluator: Values of a leaf per role (default: the mean of four random
                 playouts that the server runs in one call).
@@ -106,13 +108,17 @@ class MctsPlayer:
         self._game: GameView[Any] | None = None
         self._role = 0
         self._table: dict[State, _Node] = {}
+        # Iterations of the last choice (for logs).
+        self.last_iterations = 0
 
     def start(self, game: GameView[Any], role_index: int) -> None:
         self._game = game
         self._role = role_index
         self._table = {}
 
-    def choose(self, state: State, info: StateInfo) -> int:
+    def choose(self, state: State, info: StateInfo, deadline: float | None = None) -> int:
+        """The most tried move after ``playouts`` iterations, or after as many as fit
+        before ``deadline`` when one is given (at least one)."""
         legal = info.legal[self._role]
         if len(legal) == 1:
             return legal[0]
@@ -121,10 +127,16 @@ class MctsPlayer:
         root = self._table.get(state)
         if root is None:
             root = self._table[state] = _Node(info)
-        for _ in range(self.playouts):
-            if root.proven is not None:
-                break  # nothing left to learn: the choice below follows the proof
+        iterations = 0
+        while root.proven is None:  # once proven, the choice below follows the proof
+            if deadline is None:
+                if iterations >= self.playouts:
+                    break
+            elif iterations and time.monotonic() >= deadline:
+                break
             self._iterate(state, root)
+            iterations += 1
+        self.last_iterations = iterations
         decisive = root.decisive[self._role]
         if decisive is not None:
             return legal[decisive]

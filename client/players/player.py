@@ -31,11 +31,14 @@ class Player(Protocol):
         """
         ...
 
-    def choose(self, state: Any, info: StateInfo) -> int:
+    def choose(self, state: Any, info: StateInfo, deadline: float | None = None) -> int:
         """The move id to play in ``state``, one of ``info.legal[role_index]``.
 
         Args:
             state: The current state of the match (not terminal).
             info: What ``state`` answers (legal moves, terminal status, goals).
+            deadline: A :func:`time.monotonic` time by which the move is due (a play
+                clock); a searching player stops there and answers its best move so far.
+                None: the player's own budget (iterations, nodes or seconds).
         """
         ...

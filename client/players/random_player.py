@@ -24,8 +24,8 @@ class RandomPlayer:
         del game
         self._role = role_index
 
-    def choose(self, state: Any, info: StateInfo) -> int:
-        del state
+    def choose(self, state: Any, info: StateInfo, deadline: float | None = None) -> int:
+        del state, deadline
         return self._rng.choice(info.legal[self._role])
 
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ from reasoner.cli import (
     bench_service,
     crosscheck,
     fuzz,
+    ggp,
     grounding,
     heuristics,
     loading,
@@ -25,8 +26,8 @@ from reasoner.errors import ReasonerError
 __all__ = ["main", "parser"]
 
 # The command modules, in the order of the commands in --help.
-MODULES = (loading, grounding, heuristics, bench, bench_service, serve, match, crosscheck,
-           sweep, fuzz, stress)
+MODULES = (loading, grounding, heuristics, bench, bench_service, serve, match, ggp,
+           crosscheck, sweep, fuzz, stress)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -81,7 +81,7 @@ class GreedyPlayer:
         del game
         self._role = role_index
 
-    def choose(self, state: Any, info: StateInfo) -> int:
+    def choose(self, state: Any, info: StateInfo, deadline: float | None = None) -> int:
         game = self._heuristics.game
         legal = info.legal[self._role]
         others = [moves[0] for moves in info.legal]

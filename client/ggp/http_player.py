@@ -1,0 +1,452 @@
+"""A GGP player over HTTP: answers a game manager's messages (SPEC section 7) with a search
+player of :mod:`client.players` behind it.
+
+:class:`GgpPlayer` holds the matches and answers each message's text (no transport);
+:func:`serve_player` puts it behind an HTTP server that speaks as GGP-Base's GameServer and
+Dresden's GameController expect (``POST /`` with the message as the body, the answer as
+``text/acl``; CORS for managers in a browser).
+
+What it does with each message:
+
+* ``start``: reads the rules with the project's GDL reader (upper-case and scrambled games
+  included), in process within bounds of time and memory or on a reasoner service, starts
+  the player, and spends what is left of the start clock searching the initial state (the
+  search's tables are kept for the match). Rules that cannot be read: a log line and
+  HTTP 400 naming the error. A second match while one runs: ``busy``, unless the one
+  running has heard nothing for its clocks and ten seconds more (a manager that never sent
+  ``stop``): then it is dropped and the new one starts.
+* ``play``: applies the last joint move, draws a legal move at random *before* the search
+  starts, and answers the search's move when it comes within the play clock minus the
+  margin, else the drawn one (a log line says so). Moves are answered in the spelling the
+  rules use (GGP-Base compares them case-sensitively).
+* ``stop`` and ``abort`` end the match and log its goals.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import itertools
+import logging
+import random
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from client.game_view import GameView
+from client.ggp.messages import Message, ProtocolError, read_message
+from client.players import (
+    AlphaBetaPlayer,
+    BestFirstPlayer,
+    MctsPlayer,
+    Player,
+    RandomPlayer,
+)
+from client.reasoner_client import ReasonerClient, RemoteGame
+from reasoner.engine.values import StateInfo
+from reasoner.errors import ReasonerError
+
+__all__ = ["STRATEGIES", "GgpPlayer", "serve_player"]
+
+log = logging.getLogger("gdl-reasoner.player")
+
+STRATEGIES = ("mcts", "alphabeta", "bestfirst", "random")
+# A match that has heard nothing for its clocks and this many seconds more is dropped when
+# another starts (its manager never sent stop).
+STALE_SECONDS = 10.0
+# The largest message read (a game's rules; the corpus's largest is about 0.3 MB).
+MAX_BODY = 16 * 2**20
+_GAMES_KEPT = 8
+
+
+def make_player(strategy: str, rng: random.Random) -> Player:
+    """A fresh player of a strategy, searching by time (the play clock)."""
+    if strategy == "mcts":
+        return MctsPlayer(rng)
+    if strategy == "alphabeta":
+        return AlphaBetaPlayer(rng)
+    if strategy == "bestfirst":
+        return BestFirstPlayer(rng)
+    if strategy == "random":
+        return RandomPlayer(rng)
+    raise ValueError(f"unknown strategy {strategy!r}; the strategies are "
+                     f"{', '.join(STRATEGIES)}")
+
+
+class _Spelling:
+    """The names of a game as its rules write them, by their lower-case form: a move that
+    the reader lower-cased is answered as the rules spell it."""
+
+    def __init__(self, rules: str) -> None:
+        self._names: dict[str, str] = {}
+        for name in re.findall(r"[^\s();]+", re.sub(r";[^\n]*", " ", rules)):
+            if not name.startswith("?"):
+                self._names.setdefault(name.lower(), name)
+
+    def __call__(self, text: str) -> str:
+        return re.sub(r"[^\s()]+", lambda m: self._names.get(m.group(0), m.group(0)), text)
+
+
+@dataclass
+class _Match:
+    """One match as this player sees it."""
+
+    id: str
+    role: str
+    start_clock: float
+    play_clock: float
+    last_seen: float
+    game: GameView[Any] | None = None
+    role_index: int = 0
+    player: Player | None = None
+    state: Any = None
+    info: StateInfo | None = None
+    spelling: _Spelling | None = None
+    finished: bool = False
+    steps: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    search: concurrent.futures.ThreadPoolExecutor = field(
+        default_factory=lambda: concurrent.futures.ThreadPoolExecutor(1))
+    log_file: Path | None = None
+
+    def note(self, line: str, level: int = logging.INFO) -> None:
+        log.log(level, "match %s: %s", self.id, line)
+        if self.log_file is not None:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+            with self.log_file.open("a", encoding="utf-8") as out:
+                out.write(f"{stamp} {line}\n")
+
+
+class GgpPlayer:
+    """The matches of one player program, and its answer to each message."""
+
+    def __init__(self, strategy: str = "mcts", *, server: str | None = None,
+                 seed: int = 0, margin: float = 0.5, name: str = "gdl-reasoner",
+                 max_matches: int = 1, log_dir: Path | None = None,
+                 load_memory_mb: int = 4096,
+                 players: Callable[[str, random.Random], Player] = make_player) -> None:
+        """Args:
+            strategy: One of :data:`STRATEGIES`.
+            server: A reasoner service (host:port) to play through; None: in process.
+            seed: Seeds each match's player (with the match id).
+            margin: Seconds before the end of a clock by which the answer is sent
+                (at most a quarter of the clock).
+            name: The name ``info`` answers.
+            max_matches: Matches played at once; one more start is answered ``busy``.
+            log_dir: A folder for one log file per match (besides the logger).
+            load_memory_mb: Memory bound of an in-process load.
+            players: Makes the player of a strategy (for other strategies than these).
+        """
+        make_player(strategy, random.Random(0))  # refuses an unknown strategy now
+        self.strategy = strategy
+        self.seed = seed
+        self.margin = margin
+        self.name = name
+        self.max_matches = max_matches
+        self.log_dir = log_dir
+        self.load_memory_mb = load_memory_mb
+        self._players = players
+        self._client = ReasonerClient(server, timeout=None) if server else None
+        self._matches: dict[str, _Match] = {}
+        self._games: OrderedDict[str, GameView[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            for match in self._matches.values():
+                match.search.shutdown(wait=False, cancel_futures=True)
+        if self._client is not None:
+            self._client.close()
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def answer(self, body: str) -> tuple[int, str]:
+        """The HTTP status and answer to one message's text."""
+        received = time.monotonic()
+        try:
+            message = read_message(body)
+        except ProtocolError as error:
+            log.warning("refused a message: %s (%r)", error, body[:200])
+            return 400, f"error: {error}"
+        try:
+            if message.kind == "info":
+                status = "busy" if self._busy() else "available"
+                return 200, f"((name {self.name}) (status {status}))"
+            if message.kind == "preview":
+                self._game_for(message.rules, max(message.start_clock - self.margin, 1.0))
+                return 200, "ready"
+            if message.kind == "start":
+                return self._start(message, received)
+            if message.kind == "play":
+                return self._play(message, received)
+            if message.kind == "stop":
+                return self._stop(message)
+            return self._abort(message)
+        except (ReasonerError, ProtocolError) as error:
+            log.warning("%s %s: %s: %s", message.kind, message.match_id,
+                        type(error).__name__, error)
+            return 400, f"error: {type(error).__name__}: {error}"
+
+    def _busy(self) -> bool:
+        with self._lock:
+            return self._running() >= self.max_matches
+
+    def _running(self) -> int:
+        """Matches running (the lock held); drops those whose manager went silent."""
+        now = time.monotonic()
+        for match in self._matches.values():
+            silent = now - match.last_seen
+            if not match.finished and silent > (match.start_clock + match.play_clock
+                                                 + STALE_SECONDS):
+                match.finished = True
+                match.note(f"dropped: no message for {silent:.0f} s (the manager sent no "
+                           "stop)", logging.WARNING)
+        return sum(not m.finished for m in self._matches.values())
+
+    def _clock_margin(self, clock: float) -> float:
+        return min(self.margin, clock / 4)
+
+    def _start(self, message: Message, received: float) -> tuple[int, str]:
+        match = _Match(message.match_id, message.role, message.start_clock,
+                       message.play_clock, received)
+        with self._lock:
+            known = self._matches.get(message.match_id)
+            if known is not None and not known.finished:
+                return 200, "ready"  # the same start again
+            if self._running() >= self.max_matches:
+                log.info("busy: refused match %s", message.match_id)
+                return 200, "busy"
+            self._matches[match.id] = match  # holds the place while the game loads
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            safe = re.sub(r"[^A-Za-z0-9._-]", "_", message.match_id)[:100]
+            match.log_file = self.log_dir / f"{safe}.log"
+        try:
+            self._begin(match, message, received)
+        except Exception as error:
+            match.finished = True
+            match.note(f"not started: {type(error).__name__}: {error}", logging.WARNING)
+            raise
+        return 200, "ready"
+
+    def _begin(self, match: _Match, message: Message, received: float) -> None:
+        margin = self._clock_margin(message.start_clock)
+        match.note(f"start as {message.role}, start clock {message.start_clock:g} s, "
+                   f"play clock {message.play_clock:g} s, strategy {self.strategy}")
+        game = self._game_for(message.rules, max(message.start_clock - margin, 1.0))
+        roles = {role.lower(): i for i, role in enumerate(game.roles)}
+        index = roles.get(message.role.lower())
+        if index is None:
+            raise ProtocolError(f"role {message.role!r} is not a role of the game "
+                                f"({', '.join(game.roles)})")
+        match.game, match.role_index = game, index
+        match.spelling = _Spelling(message.rules)
+        digest = hashlib.sha256(f"{self.seed}/{match.id}".encode()).hexdigest()
+        match.player = self._players(self.strategy, random.Random(digest))
+        match.player.start(game, index)
+        match.state, match.info = game.initial()
+        deadline = received + message.start_clock - margin
+        if len(match.info.legal[index]) > 1 and deadline - time.monotonic() > 0.2:
+            # Analysis: the search's tables (a tree, a transposition table, a plan) are kept.
+            future = match.search.submit(match.player.choose, match.state, match.info,
+                                         deadline)
+            try:
+                future.result(timeout=max(deadline - time.monotonic(), 0) + margin / 2)
+            except concurrent.futures.TimeoutError:
+                match.note("the search of the start clock ran late", logging.WARNING)
+        match.note(f"ready ({time.monotonic() - received:.2f} s)")
+
+    def _game_for(self, rules: str, seconds: float) -> GameView[Any]:
+        """The game of ``rules``: loaded once, kept for the next matches."""
+        key = hashlib.sha256(rules.encode("utf-8", "replace")).hexdigest()
+        with self._lock:
+            found = self._games.get(key)
+            if found is not None:
+                self._games.move_to_end(key)
+                return found
+        game: GameView[Any]
+        if self._client is not None:
+            game = self._client.load_game(rules)
+        else:
+            from reasoner.engine.game import Game
+            from reasoner.engine.limits import Limits
+
+            game = Game.from_gdl(rules, limits=Limits(
+                seconds=seconds, memory_mb=self.load_memory_mb, start_method="forkserver"))
+        with self._lock:
+            self._games[key] = game
+            while len(self._games) > _GAMES_KEPT:
+                self._games.popitem(last=False)
+        return game
+
+    def _match(self, message: Message) -> _Match | None:
+        with self._lock:
+            match = self._matches.get(message.match_id)
+        if match is not None:
+            match.last_seen = time.monotonic()
+        return match
+
+    def _apply(self, match: _Match, moves: tuple[str, ...] | None) -> None:
+        """Play the joint move the manager applied."""
+        if moves is None:
+            return
+        game = match.game
+        assert game is not None and match.info is not None
+        if len(moves) != len(game.roles):
+            raise ProtocolError(f"{len(moves)} moves for {len(game.roles)} roles")
+        joint = tuple(_move_id(game, role, text) for role, text in zip(game.roles, moves,
+                                                                       strict=True))
+        match.state, match.info = game.step(match.state, joint)
+        match.steps += 1
+
+    def _play(self, message: Message, received: float) -> tuple[int, str]:
+        match = self._match(message)
+        if match is None:
+            log.warning("play for unknown match %s", message.match_id)
+            return 400, f"error: no match {message.match_id}"
+        if match.finished or match.player is None:
+            match.note("play after the match ended", logging.WARNING)
+            return 400, f"error: match {message.match_id} has ended"
+        margin = self._clock_margin(match.play_clock)
+        deadline = received + match.play_clock - margin
+        with match.lock:
+            self._apply(match, message.moves)
+            info, game = match.info, match.game
+            assert info is not None and game is not None and match.spelling is not None
+            if info.terminal:
+                match.note("play in a terminal state", logging.WARNING)
+                return 400, f"error: match {message.match_id} is in a terminal state"
+            legal = info.legal[match.role_index]
+            if not legal:
+                match.note("no legal move in a non-terminal state", logging.WARNING)
+                return 400, "error: no legal move"
+            fallback = random.Random(f"{match.id}/{match.steps}").choice(legal)
+            move = fallback
+            if len(legal) > 1:
+                future = match.search.submit(match.player.choose, match.state, info,
+                                             deadline - margin / 2)
+                try:
+                    move = future.result(timeout=max(deadline - time.monotonic(), 0))
+                except concurrent.futures.TimeoutError:
+                    match.note(f"step {match.steps + 1}: the search ran past the clock; "
+                               "played the move drawn before it", logging.WARNING)
+                except Exception as error:  # the search failed: the drawn move stands
+                    match.note(f"step {match.steps + 1}: the search failed "
+                               f"({type(error).__name__}: {error}); played the move drawn "
+                               "before it", logging.WARNING)
+                if move not in legal:
+                    match.note(f"step {match.steps + 1}: the search chose an illegal move",
+                               logging.WARNING)
+                    move = fallback
+            text = match.spelling(game.move_texts[move])
+            match.note(f"step {match.steps + 1}: {text} "
+                       f"({time.monotonic() - received:.2f} s)")
+            return 200, text
+
+    def _stop(self, message: Message) -> tuple[int, str]:
+        match = self._match(message)
+        if match is None:
+            log.warning("stop for unknown match %s", message.match_id)
+            return 200, "done"
+        with match.lock:
+            if not match.finished and match.game is not None:
+                try:
+                    self._apply(match, message.moves)
+                except (ReasonerError, ProtocolError) as error:
+                    match.note(f"the last moves could not be applied: {error}",
+                               logging.WARNING)
+                assert match.info is not None
+                goals = ", ".join(f"{role} {match.info.goal(i)}"
+                                  for i, role in enumerate(match.game.roles))
+                match.note(f"stopped after {match.steps} steps: {goals}")
+            match.finished = True
+            match.search.shutdown(wait=False, cancel_futures=True)
+        return 200, "done"
+
+    def _abort(self, message: Message) -> tuple[int, str]:
+        match = self._match(message)
+        if match is None:
+            log.warning("abort for unknown match %s", message.match_id)
+        else:
+            match.finished = True
+            match.search.shutdown(wait=False, cancel_futures=True)
+            match.note(f"aborted after {match.steps} steps")
+        return 200, "aborted"
+
+
+def _move_id(game: GameView[Any], role: str, text: str) -> int:
+    """The id of a role's move written as text, on either kind of game."""
+    if isinstance(game, RemoteGame):
+        return game.move_id(role, text)
+    move: Any = game.move(role, text)  # type: ignore[attr-defined]
+    return int(move.id)
+
+
+# -- the HTTP side ---------------------------------------------------------------------------
+
+_HEADERS = (("Content-Type", "text/acl"),
+            ("Access-Control-Allow-Origin", "*"),
+            ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
+            ("Access-Control-Allow-Headers", "Content-Type"),
+            ("Access-Control-Allow-Age", "86400"))
+
+_requests = itertools.count()
+
+
+def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "gdl-reasoner-player"
+        timeout = 30  # a connection that sends nothing does not hold its thread
+
+        def _send(self, status: int, text: str) -> None:
+            data = text.encode("utf-8")
+            self.send_response(status)
+            for name, value in _HEADERS:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            length = self.headers.get("Content-Length")
+            if length is None or not length.strip().isdigit():
+                self._send(411, "error: a message needs a Content-Length")
+                return
+            if int(length) > MAX_BODY:
+                self._send(413, f"error: messages are at most {MAX_BODY} bytes")
+                return
+            body = self.rfile.read(int(length)).decode("utf-8", "replace")
+            try:
+                status, text = player.answer(body)
+            except Exception as error:  # never a dead connection for the manager
+                log.exception("request %d failed", next(_requests))
+                status, text = 500, f"error: {type(error).__name__}: {error}"
+            self._send(status, text)
+
+        def do_OPTIONS(self) -> None:
+            self._send(200, "")
+
+        def do_GET(self) -> None:
+            self._send(200, player.answer("(info)")[1])
+
+        def log_message(self, format: str, *args: Any) -> None:
+            log.debug("%s " + format, self.address_string(), *args)
+
+    return Handler
+
+
+def serve_player(player: GgpPlayer, host: str = "127.0.0.1",
+                 port: int = 9147) -> ThreadingHTTPServer:
+    """An HTTP server for ``player``, bound and serving on a thread of its own; stop it
+    with ``shutdown()`` (then ``server_close()``). Port 0 picks a free port
+    (``server.server_address[1]``)."""
+    server = ThreadingHTTPServer((host, port), _handler(player))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name="ggp-player", daemon=True).start()
+    return server

@@ -1,0 +1,93 @@
+"""``HeuristicValues``: a heuristic of the service as a search's value of states, in 0..1.
+
+For a game on a service the states of one request are valued in one ``Evaluate`` call; for
+a game in process by :class:`reasoner.heuristics.catalogue.GameHeuristics`. A terminal
+state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1:
+
+========================  =========================  ==============================
+heuristic                 its values                 as a value
+========================  =========================  ==============================
+``fuzzy``                 0..1                       as it is
+``mobility``,             0..1                       as it is
+``inverse-mobility``
+``fjo``                   -50..50                    (v + 50) / 100
+``feature``               about 1..99 (goal units)   v / 100
+========================  =========================  ==============================
+
+The distance heuristics (``hff``, ``hmax``, ``hadd``, ``extended-ff``) are costs, not
+values, and are refused here (AO* takes them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+from client.game_view import GameView
+from client.reasoner_client import RemoteGame
+from reasoner.engine.values import StateInfo
+
+__all__ = ["VALUE_HEURISTICS", "HeuristicValues"]
+
+# Each heuristic that values a state, with the map of its values into 0..1.
+VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
+    "fuzzy": lambda v: v,
+    "mobility": lambda v: v,
+    "inverse-mobility": lambda v: v,
+    "fjo": lambda v: (v + 50.0) / 100.0,
+    "feature": lambda v: v / 100.0,
+}
+
+
+class HeuristicValues:
+    """Values of states for one role by a named heuristic of the service, each 0..1."""
+
+    def __init__(self, heuristic: str = "fuzzy",
+                 parameters: Mapping[str, object] | None = None) -> None:
+        if heuristic not in VALUE_HEURISTICS:
+            raise ValueError(f"heuristic {heuristic!r} gives no values to search with; "
+                             f"the ones that do are {', '.join(VALUE_HEURISTICS)}")
+        self.heuristic = heuristic
+        self.parameters = dict(parameters or {})
+        self._scale = VALUE_HEURISTICS[heuristic]
+        self._local: dict[int, Any] = {}  # GameHeuristics per in-process game (by id)
+
+    def __call__(self, game: GameView[Any], role: int,
+                 states: Sequence[tuple[Hashable, StateInfo]]) -> list[float]:
+        """The value for ``game.roles[role]`` of each (state, info), in order."""
+        values: list[float | None] = []
+        asked: list[Hashable] = []
+        for state, info in states:
+            if info.terminal:
+                goal = info.goal(role)
+                values.append(0.0 if goal is None else goal / 100.0)
+            else:
+                values.append(None)
+                asked.append(state)
+        found = iter(self._evaluate(game, role, asked) if asked else [])
+        out = []
+        for value in values:
+            if value is None:
+                raw = next(found)
+                value = 0.5 if math.isnan(raw) else min(1.0, max(0.0, self._scale(raw)))
+            out.append(value)
+        return out
+
+    def _evaluate(self, game: GameView[Any], role: int,
+                  states: Sequence[Hashable]) -> list[float]:
+        name = game.roles[role]
+        if isinstance(game, RemoteGame):
+            return [e.value for e in game.evaluate(states, name, self.heuristic,  # type: ignore[arg-type]
+                                                   self.parameters)]
+        from reasoner.heuristics.catalogue import GameHeuristics
+
+        local = self._local.get(id(game))
+        if local is None or local.game is not game:
+            local = self._local[id(game)] = GameHeuristics(game)  # type: ignore[arg-type]
+        parameters = {k: str(v) for k, v in self.parameters.items()}
+        return [e.value for e in local.evaluate(self.heuristic, name, states,  # type: ignore[arg-type]
+                                                parameters)]
+
+    def __repr__(self) -> str:
+        return f"HeuristicValues({self.heuristic!r}, {self.parameters!r})"

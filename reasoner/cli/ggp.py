@@ -1,0 +1,137 @@
+"""``player`` and ``manage``: the GGP match protocol over HTTP (SPEC section 7), a player
+that joins any standard game manager's matches and a manager that runs matches between any
+standard players."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError, read
+
+__all__ = ["register"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``player`` and ``manage``."""
+    p = commands.add_parser("player", help="a GGP player over HTTP (the match protocol)")
+    p.add_argument("--port", type=int, default=9147, help="0 picks a free port")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (0.0.0.0 for managers on other machines)")
+    p.add_argument("--strategy", default="mcts",
+                   choices=("mcts", "alphabeta", "bestfirst", "random"))
+    p.add_argument("--server", metavar="HOST:PORT",
+                   help="play through a reasoner service (default: the reasoner in process)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--margin", type=float, default=0.5,
+                   help="seconds before a clock's end by which the answer is sent (at most "
+                        "a quarter of the clock)")
+    p.add_argument("--name", default="gdl-reasoner", help="the name info answers")
+    p.add_argument("--max-matches", type=int, default=1,
+                   help="matches at once; one more start is answered busy")
+    p.add_argument("--log-dir", type=Path, help="a folder for one log file per match")
+    p.set_defaults(run=_player)
+
+    m = commands.add_parser("manage", help="run GGP matches between players over HTTP")
+    m.add_argument("game", metavar="GAME")
+    m.add_argument("--player", action="append", required=True, metavar="HOST:PORT",
+                   help="a player, once per role (seats rotate over matches)")
+    m.add_argument("--startclock", type=float, default=10.0)
+    m.add_argument("--playclock", type=float, default=5.0)
+    m.add_argument("--matches", type=int, default=1)
+    m.add_argument("--record", type=Path, metavar="DIR",
+                   help="write each match's record as DIR/MATCHID.json")
+    m.add_argument("--states", action="store_true", help="keep every state in the records")
+    m.add_argument("--max-steps", type=int, default=1000)
+    m.add_argument("--seed", type=int, default=0,
+                   help="seeds the moves that replace failed answers")
+    m.add_argument("--json", action="store_true", help="one JSON record per match on stdout")
+    m.set_defaults(run=_manage)
+
+
+def _player(args: argparse.Namespace) -> int:
+    import logging
+    import os
+    import signal
+    import threading
+
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    from client.ggp.http_player import GgpPlayer, serve_player
+
+    if args.max_matches < 1:
+        raise UsageError("--max-matches must be at least 1")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    player = GgpPlayer(args.strategy, server=args.server, seed=args.seed, margin=args.margin,
+                       name=args.name, max_matches=args.max_matches, log_dir=args.log_dir)
+    try:
+        server = serve_player(player, args.host, args.port)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
+    host, port = server.server_address[:2]
+    logging.getLogger("gdl-reasoner.player").info(
+        "player %s (%s) listening on %s:%s", args.name, args.strategy, host, port)
+    stopped = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stopped.set())
+    stopped.wait()
+    server.shutdown()
+    server.server_close()
+    player.close()
+    return EXIT_OK
+
+
+def _manage(args: argparse.Namespace) -> int:
+    import json
+
+    from client.ggp.game_manager import ping, run_match, save, seats, tally
+    from reasoner.engine.game import Game
+    from reasoner.gdl.parser import parse_gdl
+    from reasoner.gdl.printer import print_game
+
+    if args.matches < 1:
+        raise UsageError("--matches must be at least 1")
+    if min(args.startclock, args.playclock) <= 0:
+        raise UsageError("--startclock and --playclock must be positive")
+    text = read(args.game)
+    game = Game.from_gdl(text)
+    if len(args.player) != len(game.roles):
+        raise UsageError(f"{args.game} has {len(game.roles)} roles "
+                         f"({', '.join(game.roles)}) but --player names {len(args.player)}")
+    for player in args.player:
+        try:
+            status = ping(player)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        except OSError as error:
+            raise CommandError(f"player {player} does not answer: {error}") from None
+        if status != "available":
+            print(f"player {player} says {status!r} to info; playing anyway")
+    rules = print_game(parse_gdl(text))
+    stem = Path(args.game).stem
+    records = []
+    for k in range(args.matches):
+        match_id = f"{stem}.{int(time.time())}.{k}"
+        record = run_match(game, rules, seats(args.player, k), match_id=match_id,
+                           start_clock=args.startclock, play_clock=args.playclock,
+                           game_name=stem, record_states=args.states,
+                           max_steps=args.max_steps, seed=args.seed)
+        records.append(record)
+        if args.record is not None:
+            save(record, args.record)
+        if args.json:
+            print(json.dumps(record.__dict__), flush=True)
+        else:
+            failures = sum(1 for step in record.errors for e in step if e)
+            goals = ", ".join(f"{role} {goal} ({player})" for role, goal, player in
+                              zip(record.roles, record.goals, record.players, strict=True))
+            print(f"match {match_id}: {goals} after {len(record.moves)} steps"
+                  f"{'' if record.terminal else ' (unfinished)'}"
+                  f"{f', {failures} moves replaced' if failures else ''}", flush=True)
+    if not args.json:
+        print(f"\n{'player':24} {'matches':>7} {'mean goal':>9} {'wins':>5} {'draws':>5} "
+              f"{'losses':>6} {'errors':>6}")
+        for entry in tally(records):
+            print(f"{entry.player:24} {entry.matches:>7} {entry.mean_goal:>9.1f} "
+                  f"{entry.wins:>5} {entry.draws:>5} {entry.losses:>6} {entry.errors:>6}")
+    return EXIT_OK
