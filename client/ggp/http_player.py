@@ -129,7 +129,7 @@ class GgpPlayer:
     def __init__(self, strategy: str = "mcts", *, server: str | None = None,
                  seed: int = 0, margin: float = 0.5, name: str = "gdl-reasoner",
                  max_matches: int = 1, log_dir: Path | None = None,
-                 load_memory_mb: int = 4096,
+                 load_memory_mb: int = 4096, stale_seconds: float = STALE_SECONDS,
                  players: Callable[[str, random.Random], Player] = make_player) -> None:
         """Args:
             strategy: One of :data:`STRATEGIES`.
@@ -141,6 +141,8 @@ class GgpPlayer:
             max_matches: Matches played at once; one more start is answered ``busy``.
             log_dir: A folder for one log file per match (besides the logger).
             load_memory_mb: Memory bound of an in-process load.
+            stale_seconds: A match silent for its clocks and this long is dropped when
+                another starts.
             players: Makes the player of a strategy (for other strategies than these).
         """
         make_player(strategy, random.Random(0))  # refuses an unknown strategy now
@@ -151,6 +153,7 @@ class GgpPlayer:
         self.max_matches = max_matches
         self.log_dir = log_dir
         self.load_memory_mb = load_memory_mb
+        self.stale_seconds = stale_seconds
         self._players = players
         self._client = ReasonerClient(server, timeout=None) if server else None
         self._matches: dict[str, _Match] = {}
@@ -203,7 +206,7 @@ class GgpPlayer:
         for match in self._matches.values():
             silent = now - match.last_seen
             if not match.finished and silent > (match.start_clock + match.play_clock
-                                                 + STALE_SECONDS):
+                                                 + self.stale_seconds):
                 match.finished = True
                 match.note(f"dropped: no message for {silent:.0f} s (the manager sent no "
                            "stop)", logging.WARNING)

@@ -16,8 +16,9 @@ Iterative deepening runs depth 1, 2, ... until the deadline; a depth that the de
 interrupts is dropped and the best move of the last finished depth is played. A
 transposition table keyed by state keeps each node's value with its bound and depth and
 its best move, which is tried first at the next depth (move ordering from the previous
-iteration); it is kept from one move of the match to the next. A proven value (a win or a
-loss found at every leaf's end) stops the deepening.
+iteration); it is kept from one move of the match to the next. An iteration whose value
+took no heuristic value (every line it searched ends in a terminal state) is the game's
+value, and stops the deepening.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ class _Entry:
     value: float
     bound: int
     best: int | None  # the player's own best move (id) at this node
-    # True when the value is exact whatever the depth (every line ends in a terminal).
-    proven: bool
+    # True when no heuristic value went into it (every line searched ends in a terminal
+    # state): then it holds at any depth.
+    exact: bool
 
 
 class AlphaBetaPlayer:
@@ -86,6 +88,7 @@ class AlphaBetaPlayer:
         self._children: dict[State, dict[int, list[tuple[Joint, State, StateInfo]]]] = {}
         self._leaves: dict[State, float] = {}
         self._deadline = math.inf
+        self._guesses = 0  # heuristic values used by the current iteration
         # What the last choice reached (for logs and tests).
         self.last_depth = 0
         self.last_value = 0.0
@@ -108,6 +111,7 @@ class AlphaBetaPlayer:
         best = self._rng.choice(legal)  # ready before the search starts
         self.last_depth, self.nodes = 0, 0
         for depth in range(1, self.max_depth + 1):
+            self._guesses = 0
             try:
                 value = self._search(state, info, depth, -math.inf, math.inf)
             except _OutOfTime:
@@ -116,8 +120,8 @@ class AlphaBetaPlayer:
             if entry.best is not None:
                 best = entry.best
             self.last_depth, self.last_value = depth, value
-            if entry.proven:
-                break
+            if self._guesses == 0:
+                break  # proven: no heuristic value went into it, deeper changes nothing
         return best
 
     # -- the search ------------------------------------------------------------------------
@@ -130,18 +134,17 @@ class AlphaBetaPlayer:
             goal = info.goal(self._role)
             return 0.0 if goal is None else goal / 100.0
         entry = self._table.get(state)
-        if entry is not None and (entry.depth >= depth or entry.proven):
-            if entry.bound == _EXACT:
-                return entry.value
-            if entry.bound == _LOWER:
-                alpha = max(alpha, entry.value)
-            else:
-                beta = min(beta, entry.value)
-            if alpha >= beta:
+        if entry is not None and (entry.depth >= depth or entry.exact):
+            usable = (entry.bound == _EXACT
+                      or (entry.bound == _LOWER and entry.value >= beta)
+                      or (entry.bound == _UPPER and entry.value <= alpha))
+            if usable:
+                self._guesses += not entry.exact
                 return entry.value
         if time.monotonic() >= self._deadline:
             raise _OutOfTime
         self.nodes += 1
+        before = self._guesses
         groups = self._groups(state)
         if depth == 1:
             self._value_leaves(groups)
@@ -151,7 +154,6 @@ class AlphaBetaPlayer:
             order.insert(0, entry.best)
         floor = alpha
         best_value, best_move = -math.inf, order[0]
-        proven = True
         for move in order:
             worst = math.inf
             for _, child, child_info in groups[move]:
@@ -159,11 +161,9 @@ class AlphaBetaPlayer:
                     value = self._search(child, child_info, 0, floor, worst)
                 elif depth == 1:
                     value = self._leaves[child]
-                    proven = False
+                    self._guesses += 1
                 else:
                     value = self._search(child, child_info, depth - 1, floor, min(beta, worst))
-                    below = self._table.get(child)
-                    proven = proven and below is not None and below.proven
                 worst = min(worst, value)
                 if worst <= floor:
                     break  # this move cannot beat one already found
@@ -174,7 +174,7 @@ class AlphaBetaPlayer:
                 break
         bound = (_UPPER if best_value <= alpha else _LOWER if best_value >= beta else _EXACT)
         self._table[state] = _Entry(depth, best_value, bound, best_move,
-                                    proven and bound == _EXACT)
+                                    self._guesses == before)
         return best_value
 
     def _groups(self, state: State) -> dict[int, list[tuple[Joint, State, StateInfo]]]:

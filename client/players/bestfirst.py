@@ -56,8 +56,10 @@ class BestFirstPlayer:
         self._game: GameView[Any] | None = None
         self._role = 0
         self._plan: dict[State, int] = {}
-        # What the last choice did (for logs and tests).
+        # What the choices did (for logs and tests): expansions of the last search, and
+        # searches since the player was made.
         self.expanded = 0
+        self.searches = 0
         self.best_terminal: int | None = None
 
     def start(self, game: GameView[Any], role_index: int) -> None:
@@ -83,6 +85,7 @@ class BestFirstPlayer:
         best_end: tuple[int, State] | None = None  # (goal, terminal state)
         best_open = (-math.inf, state)
         self.expanded = 0
+        self.searches += 1
         while opened:
             if self.expanded and time.monotonic() >= end:
                 break
