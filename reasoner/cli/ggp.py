@@ -1,6 +1,6 @@
 """``player`` and ``manage``: the GGP match protocol over HTTP (SPEC section 7), a player
 that joins any standard game manager's matches and a manager that runs matches between any
-standard players."""
+standard players; and ``prove``, AO* over a two-player game (SPEC section 5.3)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,44 @@ def register(commands: Commands) -> None:
                    help="seeds the moves that replace failed answers")
     m.add_argument("--json", action="store_true", help="one JSON record per match on stdout")
     m.set_defaults(run=_manage)
+
+    v = commands.add_parser("prove", help="AO*: can a role force its goal in a two-player "
+                                          "turn-taking game?")
+    v.add_argument("game", metavar="GAME")
+    v.add_argument("--role", required=True)
+    v.add_argument("--goal", type=int, default=100, help="the goal value to force")
+    v.add_argument("--heuristic", default="extended-ff",
+                   choices=("extended-ff", "hff", "none"),
+                   help="the estimate of an unexpanded node (none: uninformed)")
+    v.add_argument("--costs", default="max", choices=("max", "sum"),
+                   help="an AND node's cost: 1 + its dearest child, or the number of its "
+                        "children + their sum")
+    v.add_argument("--max-nodes", type=int, default=1_000_000)
+    v.add_argument("--seconds", type=float, default=600.0)
+    v.add_argument("--json", action="store_true")
+    v.set_defaults(run=_prove)
+
+
+def _prove(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+
+    from client.players.aostar import prove
+    from reasoner.engine.game import Game
+
+    game = Game.from_gdl(read(args.game))
+    try:
+        proof = prove(game, args.role, goal=args.goal, heuristic=args.heuristic,
+                      costs=args.costs, max_nodes=args.max_nodes, seconds=args.seconds)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(dataclasses.asdict(proof)))
+    else:
+        print(f"{args.game}: {proof.verdict()} ({proof.nodes:,} nodes, "
+              f"{proof.expansions:,} expansions, {proof.seconds:.2f} s; {proof.heuristic}, "
+              f"{proof.costs} costs)")
+    return EXIT_OK
 
 
 def _player(args: argparse.Namespace) -> int:
