@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from client.ggp.game_manager import ping, result_of, run_match, seats, tally
+from client.ggp.game_manager import MatchRecord, ping, result_of, run_match, seats, tally
 from client.ggp.messages import read_message
 from reasoner.cli.app import main
 from reasoner.engine.game import Game
@@ -23,12 +23,12 @@ from tests.ggp_support import http_player, peer
 from tests.service_support import game_text
 
 
-def _match(name: str, players: list[str], **options: object) -> object:
+def _match(name: str, players: list[str], *, start_clock: float = 3, play_clock: float = 1,
+           record_states: bool = False) -> MatchRecord:
     text = game_text(name)
-    settings: dict[str, object] = {"start_clock": 3, "play_clock": 1, "match_id": "t.1"}
-    settings.update(options)
     return run_match(Game.from_gdl(text), print_game(parse_gdl(text)), players,
-                     game_name=name, **settings)  # type: ignore[arg-type]
+                     match_id="t.1", start_clock=start_clock, play_clock=play_clock,
+                     game_name=name, record_states=record_states)
 
 
 def test_a_two_player_match_between_our_players() -> None:

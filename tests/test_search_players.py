@@ -17,7 +17,9 @@ from client.players import (
     MctsPlayer,
     RandomPlayer,
 )
+from client.players.player import Player
 from reasoner.engine.game import Game
+from reasoner.engine.values import State, StateInfo
 from tests.service_support import game_text
 
 _GAMES: dict[str, Game] = {}
@@ -29,7 +31,7 @@ def _game(name: str) -> Game:
     return _GAMES[name]
 
 
-def _after(game: Game, *steps: tuple[str, ...]) -> tuple[object, object]:
+def _after(game: Game, *steps: tuple[str, ...]) -> tuple[State, StateInfo]:
     """The state and info after the joint moves, each as GDL texts in role order."""
     state, info = game.initial()
     for texts in steps:
@@ -98,7 +100,8 @@ def test_alpha_beta_beats_random_players_at_tic_tac_toe() -> None:
     """In four matches, seats alternating, alpha-beta never loses to a random player."""
     game = _game("tictactoe")
     for k in range(4):
-        players = [AlphaBetaPlayer(random.Random(k), seconds=2), RandomPlayer(random.Random(k))]
+        players: list[Player] = [AlphaBetaPlayer(random.Random(k), seconds=2),
+                                 RandomPlayer(random.Random(k))]
         if k % 2:
             players.reverse()
         result = play_match(game, players)

@@ -15,10 +15,13 @@ def register(commands: Commands) -> None:
     p = commands.add_parser("match", help="play one match between players")
     p.add_argument("game", metavar="GAME")
     p.add_argument("--players", required=True,
-                   help="comma-separated player per role, in role order: mcts or random")
+                   help="comma-separated player per role, in role order: mcts, alphabeta, "
+                        "bestfirst or random")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="a running reasoner service (default: start one in this process)")
     p.add_argument("--playouts", type=int, default=100, help="MCTS iterations per move")
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="alpha-beta's and best-first's time per move")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-steps", type=int, default=1000,
                    help="joint moves after which the match stops unfinished")
@@ -39,10 +42,16 @@ def _match(args: argparse.Namespace) -> int:
 
     from client import ReasonerClient
     from client.match import MatchStep, play_match
-    from client.players import MctsPlayer, Player, RandomPlayer
+    from client.players import (
+        AlphaBetaPlayer,
+        BestFirstPlayer,
+        MctsPlayer,
+        Player,
+        RandomPlayer,
+    )
 
     names = [name.strip() for name in args.players.split(",")]
-    known = ("mcts", "random")
+    known = ("mcts", "alphabeta", "bestfirst", "random")
     unknown = [name for name in names if name not in known]
     if unknown:
         raise UsageError(f"unknown player {unknown[0]!r} (known: {', '.join(known)})")
@@ -78,8 +87,14 @@ def _match(args: argparse.Namespace) -> int:
         for index, name in enumerate(names):
             # One generator per seat, so that a seat's play does not depend on the others'.
             rng = random.Random(f"{args.seed}/{index}")
-            players.append(MctsPlayer(rng, playouts=args.playouts) if name == "mcts"
-                           else RandomPlayer(rng))
+            if name == "mcts":
+                players.append(MctsPlayer(rng, playouts=args.playouts))
+            elif name == "alphabeta":
+                players.append(AlphaBetaPlayer(rng, seconds=args.seconds))
+            elif name == "bestfirst":
+                players.append(BestFirstPlayer(rng, seconds=args.seconds))
+            else:
+                players.append(RandomPlayer(rng))
 
         def show(step: MatchStep) -> None:
             moves = ", ".join(f"{role} {move}"
