@@ -10,6 +10,7 @@ sees both through :class:`client.game_view.GameView`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,8 @@ class MatchResult:
 
 
 def play_match(game: GameView[Any], players: Sequence[Player], *, max_steps: int = 1000,
-               on_step: Callable[[MatchStep], None] | None = None) -> MatchResult:
+               on_step: Callable[[MatchStep], None] | None = None,
+               seconds: float | None = None) -> MatchResult:
     """Play one match from the initial state until a terminal state or ``max_steps``.
 
     Every player is started, then asked for its move in each state where its role has more
@@ -64,6 +66,8 @@ def play_match(game: GameView[Any], players: Sequence[Player], *, max_steps: int
         players: One player per role, in role order.
         max_steps: Joint moves after which the match stops even if not terminal.
         on_step: Called after every joint move.
+        seconds: Each player's time for each move (its deadline); None: each player's
+            own budget.
 
     Returns:
         The goals per role of the final state, the joint moves played and their number.
@@ -81,7 +85,7 @@ def play_match(game: GameView[Any], players: Sequence[Player], *, max_steps: int
     state, info = game.initial()
     played: list[tuple[str, ...]] = []
     while not info.terminal and len(played) < max_steps:
-        joint = tuple(_move(game, player, index, state, info)
+        joint = tuple(_move(game, player, index, state, info, seconds)
                       for index, player in enumerate(players))
         successor, following = game.step(state, joint, check_legal=True)
         texts = tuple(game.move_texts[move] for move in joint)
@@ -95,14 +99,15 @@ def play_match(game: GameView[Any], players: Sequence[Player], *, max_steps: int
 
 
 def _move(game: GameView[Any], player: Player, index: int, state: Hashable,
-          info: StateInfo) -> int:
+          info: StateInfo, seconds: float | None) -> int:
     legal = info.legal[index]
     if not legal:
         raise NoLegalMoveError(f"role {game.roles[index]} has no legal move in a "
                                f"non-terminal state")
     if len(legal) == 1:
         return legal[0]
-    move = player.choose(state, info)
+    deadline = time.monotonic() + seconds if seconds is not None else None
+    move = player.choose(state, info, deadline)
     if move not in legal:
         # The service would refuse it too; this names the player.
         text = game.move_texts[move] if 0 <= move < len(game.move_texts) else f"#{move}"

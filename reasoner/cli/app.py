@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from reasoner.cli import (
     bench,
+    bench_players,
     bench_service,
     crosscheck,
     fuzz,
@@ -26,7 +27,7 @@ from reasoner.errors import ReasonerError
 __all__ = ["main", "parser"]
 
 # The command modules, in the order of the commands in --help.
-MODULES = (loading, grounding, heuristics, bench, bench_service, serve, match, ggp,
+MODULES = (loading, grounding, heuristics, bench, bench_service, bench_players, serve, match, ggp,
            crosscheck, sweep, fuzz, stress)
 
 
