@@ -13,6 +13,7 @@ from client.match import play_match
 from client.players import (
     AlphaBetaPlayer,
     BestFirstPlayer,
+    HeuristicEvaluator,
     HeuristicValues,
     MctsPlayer,
     RandomPlayer,
@@ -132,6 +133,23 @@ def test_mcts_iterates_until_its_deadline() -> None:
     player.choose(state, info, deadline=started + 0.5)
     assert 0.5 <= time.monotonic() - started < 1.5
     assert player.last_iterations > 1
+
+
+def test_mcts_with_a_heuristic_at_its_leaves() -> None:
+    """MCTS whose leaves are valued by the fuzzy heuristic instead of playouts takes a win
+    in one at tic-tac-toe, and the evaluator gives a terminal state its goals."""
+    game = _game("tictactoe")
+    state, info = _after(game, ("(mark 1 1)", "noop"), ("noop", "(mark 2 1)"),
+                         ("(mark 1 2)", "noop"), ("noop", "(mark 2 2)"))
+    evaluator = HeuristicEvaluator("fuzzy")
+    player = MctsPlayer(random.Random(0), playouts=200, evaluator=evaluator)
+    player.start(game, 0)
+    move = player.choose(state, info)
+    assert game.move_texts[move] == "(mark 1 3)"
+    won, won_info = game.step(state, (move, info.legal[1][0]))
+    assert evaluator(game, won, won_info, random.Random(0)) == (1.0, 0.0)
+    values = evaluator(game, state, info, random.Random(0))
+    assert len(values) == 2 and all(0 < v < 1 for v in values)
 
 
 def test_a_distance_heuristic_is_refused_as_a_value() -> None:

@@ -15,7 +15,7 @@ match. Players receive the game, a seeded :class:`random.Random` and (for search
 from client.players.alphabeta import AlphaBetaPlayer
 from client.players.bestfirst import BestFirstPlayer
 from client.players.evaluator import Evaluator, SimulateEvaluator, goal_values
-from client.players.heuristic_values import HeuristicValues
+from client.players.heuristic_values import HeuristicEvaluator, HeuristicValues
 from client.players.mcts import MctsPlayer
 from client.players.player import Player
 from client.players.random_player import RandomPlayer
@@ -24,6 +24,7 @@ __all__ = [
     "AlphaBetaPlayer",
     "BestFirstPlayer",
     "Evaluator",
+    "HeuristicEvaluator",
     "HeuristicValues",
     "MctsPlayer",
     "Player",

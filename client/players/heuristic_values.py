@@ -21,6 +21,7 @@ values, and are refused here (AO* takes them).
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ from client.game_view import GameView
 from client.reasoner_client import RemoteGame
 from reasoner.engine.values import StateInfo
 
-__all__ = ["VALUE_HEURISTICS", "HeuristicValues"]
+__all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues"]
 
 # Each heuristic that values a state, with the map of its values into 0..1.
 VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
@@ -91,3 +92,22 @@ class HeuristicValues:
 
     def __repr__(self) -> str:
         return f"HeuristicValues({self.heuristic!r}, {self.parameters!r})"
+
+
+class HeuristicEvaluator:
+    """A leaf :class:`~client.players.evaluator.Evaluator` for MCTS from a heuristic: each
+    role's value of the state (one ``Evaluate`` per role), its goals / 100 in a terminal
+    state. It replaces the random playouts of a leaf by the heuristic's judgement."""
+
+    def __init__(self, heuristic: str = "fuzzy",
+                 parameters: Mapping[str, object] | None = None) -> None:
+        self.values = HeuristicValues(heuristic, parameters)
+
+    def __call__(self, game: GameView[Any], state: Hashable, info: StateInfo,
+                 rng: random.Random) -> tuple[float, ...]:
+        del rng
+        return tuple(self.values(game, role, [(state, info)])[0]
+                     for role in range(len(game.roles)))
+
+    def __repr__(self) -> str:
+        return f"HeuristicEvaluator({self.values.heuristic!r})"

@@ -31,6 +31,9 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-matches", type=int, default=1,
                    help="matches at once; one more start is answered busy")
     p.add_argument("--log-dir", type=Path, help="a folder for one log file per match")
+    p.add_argument("--leaf", default="playouts",
+                   help="how MCTS values a leaf: random playouts, or a heuristic that values "
+                        "states (fuzzy, fjo, feature, mobility)")
     p.set_defaults(run=_player)
 
     m = commands.add_parser("manage", help="run GGP matches between players over HTTP")
@@ -95,13 +98,27 @@ def _player(args: argparse.Namespace) -> int:
     import threading
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    from client.ggp.http_player import GgpPlayer, serve_player
+    import random
+
+    from client.ggp.http_player import GgpPlayer, make_player, serve_player
+    from client.players import HeuristicEvaluator, MctsPlayer, Player
+    from client.players.heuristic_values import VALUE_HEURISTICS
 
     if args.max_matches < 1:
         raise UsageError("--max-matches must be at least 1")
+    if args.leaf != "playouts" and args.leaf not in VALUE_HEURISTICS:
+        raise UsageError(f"--leaf is playouts or one of {', '.join(VALUE_HEURISTICS)}, "
+                         f"got {args.leaf!r}")
+
+    def players(strategy: str, rng: random.Random) -> Player:
+        if strategy == "mcts" and args.leaf != "playouts":
+            return MctsPlayer(rng, evaluator=HeuristicEvaluator(args.leaf))
+        return make_player(strategy, rng)
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     player = GgpPlayer(args.strategy, server=args.server, seed=args.seed, margin=args.margin,
-                       name=args.name, max_matches=args.max_matches, log_dir=args.log_dir)
+                       name=args.name, max_matches=args.max_matches, log_dir=args.log_dir,
+                       players=players)
     try:
         server = serve_player(player, args.host, args.port)
     except OSError as error:
