@@ -14,13 +14,15 @@ goal is out of reach. Costs back up as
   (``max``: cheaper, and no overflow); solved when every child is.
 
 Each round expands the cheapest unexpanded node of the current best partial solution graph
-(the best child of each OR node, every child of each AND node); an AND node is expanded as
-soon as it is created. Costs are backed up from the expanded node to its ancestors, the
-deepest first, each node once per round unless it became solved. When the best partial
-graph has no unexpanded node left (a cycle), the deepest unexpanded node of the whole graph
-is expanded, which keeps the search complete. The proof ends when the root is solved (a
-win), when it fails or nothing is left to expand (no win), or at the node or time budget
-(unknown). Games where both players choose at once are refused.
+(the best child of each OR node, every child of each AND node; among equals the deepest); an
+AND node is expanded as soon as it is created. Costs are backed up from the expanded node to
+its ancestors, the deepest first, each node once per round unless it became solved. When the
+best partial graph has no unexpanded node left, a cycle closes it with stale costs: its
+nodes are backed up again until the best graph changes and has an open node (up to 64
+times); failing that, the deepest unexpanded node of the whole graph is expanded, which
+keeps the search complete. The proof ends when the root is solved (a win), when it fails or
+nothing is left to expand (no win), or at the node or time budget (unknown). Games where
+both players choose at once are refused.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from reasoner.errors import HeuristicError
 __all__ = ["PROOF_HEURISTICS", "Proof", "prove"]
 
 PROOF_HEURISTICS = ("extended-ff", "hff", "none")
+# Back-ups of a closed best partial graph before the deepest open node is taken instead.
+_RELAXATIONS = 64
 _OR, _AND, _END = 0, 1, 2
 
 
@@ -216,27 +220,46 @@ class _Search:
                     queued.add(id(parent))
                     heapq.heappush(waiting, (-parent.depth, next(self._order), parent))
 
-    def tip(self, root: _Node) -> _Node | None:
-        """The cheapest unexpanded node of the best partial solution graph, else the
-        deepest unexpanded node of the whole graph (None: nothing left)."""
+    def _partial_graph(self, root: _Node) -> tuple[_Node | None, list[_Node]]:
+        """The cheapest unexpanded node of the best partial solution graph (None if it has
+        none), and the graph's expanded unsolved nodes."""
         best: _Node | None = None
+        inner: list[_Node] = []
         stack, seen = [root], {id(root)}
         while stack:
             node = stack.pop()
             if node.solved or not math.isfinite(node.cost):
                 continue
             if node.children is None:
-                if node.kind != _END and (best is None or node.cost < best.cost):
+                if node.kind != _END and (best is None or (node.cost, -node.depth)
+                                          < (best.cost, -best.depth)):
                     best = node
                 continue
+            inner.append(node)
             following = ([node.best] if node.kind == _OR and node.best is not None
                          else node.children)
             for child in following:
                 if id(child) not in seen:
                     seen.add(id(child))
                     stack.append(child)
-        if best is not None:
-            return best
+        return best, inner
+
+    def tip(self, root: _Node) -> _Node | None:
+        """The cheapest unexpanded node of the best partial solution graph. A graph with
+        none left is closed by a cycle whose costs are stale (a round backs each node up
+        once): its costs are backed up again, up to ``_RELAXATIONS`` times, until the best
+        graph changes and has an open node; failing that, the deepest unexpanded node of
+        the whole graph (None: nothing left)."""
+        for _ in range(_RELAXATIONS):
+            best, inner = self._partial_graph(root)
+            if best is not None:
+                return best
+            inner.sort(key=lambda n: -n.depth)
+            changed = [self.recompute(node) for node in inner]
+            if not any(changed):
+                break
+            if root.solved or not math.isfinite(root.cost):
+                return None
         while self._open:
             depth, _, node = self._open[0]
             if node.children is None and -depth == node.depth and math.isfinite(node.cost):
@@ -292,8 +315,8 @@ def prove(game: GameView[Any], role: str, *, goal: int = 100, heuristic: str = "
         if len(search.table) >= max_nodes or time.monotonic() - started > seconds:
             break
         node = search.tip(root)
-        if node is None:
-            won = False
+        if node is None:  # nothing left to expand, or the back-ups settled the root
+            won = root.solved
             break
         search.expand(node)
         search.back_up(node)
