@@ -187,6 +187,15 @@ def test_a_request_without_content_length_is_refused() -> None:
     assert b"Access-Control-Allow-Origin: *" in preflight
 
 
+def test_an_oversize_message_is_refused_unread() -> None:
+    """A message announcing more than 16 MiB answers 413 before any of it is read; the
+    player goes on."""
+    with http_player() as (address, _):
+        reply = raw_post(address, b"POST / HTTP/1.0\r\nContent-Length: 999999999\r\n\r\n(")
+        assert reply.startswith(b"HTTP/1.0 413")
+        assert post(address, "(info)")[0] == 200
+
+
 class _Stubborn(RandomPlayer):
     """A player whose search ignores its deadline (sleeps 3 s) before answering."""
 
