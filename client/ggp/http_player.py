@@ -41,42 +41,22 @@ from typing import Any
 
 from client.game_view import GameView
 from client.ggp.messages import Message, ProtocolError, read_message
-from client.players import (
-    AlphaBetaPlayer,
-    BestFirstPlayer,
-    MctsPlayer,
-    Player,
-    RandomPlayer,
-)
+from client.players.player import Player
+from client.players.strategies import STRATEGIES, make_player
 from client.reasoner_client import ReasonerClient, RemoteGame
 from reasoner.engine.values import StateInfo
 from reasoner.errors import ReasonerError
 
-__all__ = ["STRATEGIES", "GgpPlayer", "serve_player"]
+__all__ = ["STRATEGIES", "GgpPlayer", "make_player", "serve_player"]
 
 log = logging.getLogger("gdl-reasoner.player")
 
-STRATEGIES = ("mcts", "alphabeta", "bestfirst", "random")
 # A match that has heard nothing for its clocks and this many seconds more is dropped when
 # another starts (its manager never sent stop).
 STALE_SECONDS = 10.0
 # The largest message read (a game's rules; the corpus's largest is about 0.3 MB).
 MAX_BODY = 16 * 2**20
 _GAMES_KEPT = 8
-
-
-def make_player(strategy: str, rng: random.Random) -> Player:
-    """A fresh player of a strategy, searching by time (the play clock)."""
-    if strategy == "mcts":
-        return MctsPlayer(rng)
-    if strategy == "alphabeta":
-        return AlphaBetaPlayer(rng)
-    if strategy == "bestfirst":
-        return BestFirstPlayer(rng)
-    if strategy == "random":
-        return RandomPlayer(rng)
-    raise ValueError(f"unknown strategy {strategy!r}; the strategies are "
-                     f"{', '.join(STRATEGIES)}")
 
 
 class _Spelling:

@@ -18,7 +18,6 @@ import random
 import statistics
 import time
 from pathlib import Path
-from typing import Any
 
 from reasoner.cli.common import EXIT_OK, Commands, UsageError, read
 
@@ -42,18 +41,6 @@ def register(commands: Commands) -> None:
     p.set_defaults(run=_bench_players)
 
 
-def _player(name: str, rng: random.Random) -> Any:
-    from client.players import AlphaBetaPlayer, BestFirstPlayer, MctsPlayer, RandomPlayer
-
-    if name == "alphabeta":
-        return AlphaBetaPlayer(rng)
-    if name == "mcts":
-        return MctsPlayer(rng)
-    if name == "bestfirst":
-        return BestFirstPlayer(rng)
-    return RandomPlayer(rng)
-
-
 def _pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
     """(player, opponent) to measure; the opponent "" for a one-role game."""
     if roles == 1:
@@ -71,6 +58,7 @@ def _pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
 def _bench_players(args: argparse.Namespace) -> int:
     from client.ggp.game_manager import result_of
     from client.match import play_match
+    from client.players.strategies import make_player
     from reasoner.engine.game import Game
 
     players = [p for p in args.players.split(",") if p]
@@ -96,7 +84,7 @@ def _bench_players(args: argparse.Namespace) -> int:
                 for r in range(roles):
                     rng = random.Random(f"{args.seed}/{stem}/{player}/{opponent}/{k}/{r}")
                     who = player if r == seat else (opponent if roles == 2 else "random")
-                    seated.append(_player(who, rng))
+                    seated.append(make_player(who, rng))
                 result = play_match(game, seated, seconds=args.seconds)
                 goal = result.goals[seat]
                 goals.append(float(goal) if goal is not None else 0.0)

@@ -1,0 +1,30 @@
+"""The players by name, as the command line and the HTTP player choose them."""
+
+from __future__ import annotations
+
+import random
+
+from client.players.alphabeta import AlphaBetaPlayer
+from client.players.bestfirst import BestFirstPlayer
+from client.players.mcts import MctsPlayer
+from client.players.player import Player
+from client.players.random_player import RandomPlayer
+
+__all__ = ["STRATEGIES", "make_player"]
+
+STRATEGIES = ("mcts", "alphabeta", "bestfirst", "random")
+
+
+def make_player(strategy: str, rng: random.Random) -> Player:
+    """A fresh player of a strategy, with its defaults (a search answers by the deadline
+    it is given)."""
+    if strategy == "mcts":
+        return MctsPlayer(rng)
+    if strategy == "alphabeta":
+        return AlphaBetaPlayer(rng)
+    if strategy == "bestfirst":
+        return BestFirstPlayer(rng)
+    if strategy == "random":
+        return RandomPlayer(rng)
+    raise ValueError(f"unknown strategy {strategy!r}; the strategies are "
+                     f"{', '.join(STRATEGIES)}")
