@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
 from typing import Any
 
@@ -185,6 +186,28 @@ def test_a_request_without_content_length_is_refused() -> None:
     assert reply.startswith(b"HTTP/1.0 411")
     assert preflight.startswith(b"HTTP/1.0 200")
     assert b"Access-Control-Allow-Origin: *" in preflight
+
+
+def test_plays_while_the_game_loads_keep_their_moves() -> None:
+    """A game that loads past its start clock (a loader taking 2 s, a 1 s clock): a play
+    that comes meanwhile is refused (400, the manager plays for it) and its moves are kept,
+    so the first play after the load answers from the right state."""
+    def slow(rules: str, seconds: float) -> Game:
+        time.sleep(2.0)
+        return Game.from_gdl(rules)
+
+    with http_player(loader=slow) as (address, _):
+        started: list[tuple[int, str]] = []
+        thread = threading.Thread(target=lambda: started.append(
+            _start(address, "slow.load", start_clock=1, play_clock=0.5)))
+        thread.start()
+        time.sleep(0.3)
+        assert post(address, "(play slow.load nil)") == (
+            400, "error: the game of match slow.load is still loading")
+        thread.join(30)
+        assert started == [(200, "ready")]
+        # X's (mark 1 1) was played for the refused play; O is to move: xplayer plays noop.
+        assert post(address, "(play slow.load ((mark 1 1) noop))") == (200, "noop")
 
 
 def test_an_oversize_message_is_refused_unread() -> None:

@@ -91,6 +91,10 @@ class _Match:
     finished: bool = False
     steps: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Set once the game is loaded and the player started; the moves of plays that came
+    # before wait in ``pending``.
+    ready: threading.Event = field(default_factory=threading.Event)
+    pending: list[tuple[str, ...] | None] = field(default_factory=list)
     search: concurrent.futures.ThreadPoolExecutor = field(
         default_factory=lambda: concurrent.futures.ThreadPoolExecutor(1))
     log_file: Path | None = None
@@ -109,8 +113,10 @@ class GgpPlayer:
     def __init__(self, strategy: str = "mcts", *, server: str | None = None,
                  seed: int = 0, margin: float = 0.5, name: str = "gdl-reasoner",
                  max_matches: int = 1, log_dir: Path | None = None,
-                 load_memory_mb: int = 4096, stale_seconds: float = STALE_SECONDS,
-                 players: Callable[[str, random.Random], Player] = make_player) -> None:
+                 load_memory_mb: int = 4096, load_seconds: float = 60.0,
+                 stale_seconds: float = STALE_SECONDS,
+                 players: Callable[[str, random.Random], Player] = make_player,
+                 loader: Callable[[str, float], GameView[Any]] | None = None) -> None:
         """Args:
             strategy: One of :data:`STRATEGIES`.
             server: A reasoner service (host:port) to play through; None: in process.
@@ -121,9 +127,14 @@ class GgpPlayer:
             max_matches: Matches played at once; one more start is answered ``busy``.
             log_dir: A folder for one log file per match (besides the logger).
             load_memory_mb: Memory bound of an in-process load.
+            load_seconds: Time bound of a load when the start clock is shorter (a load
+                may outlast the start clock: plays before it ends are refused and their
+                moves kept).
             stale_seconds: A match silent for its clocks and this long is dropped when
                 another starts.
             players: Makes the player of a strategy (for other strategies than these).
+            loader: Loads the game of a text within seconds (default: the reasoner in
+                process, or on ``server``).
         """
         make_player(strategy, random.Random(0))  # refuses an unknown strategy now
         self.strategy = strategy
@@ -133,8 +144,10 @@ class GgpPlayer:
         self.max_matches = max_matches
         self.log_dir = log_dir
         self.load_memory_mb = load_memory_mb
+        self.load_seconds = load_seconds
         self.stale_seconds = stale_seconds
         self._players = players
+        self._loader = loader
         self._client = ReasonerClient(server, timeout=None) if server else None
         self._matches: dict[str, _Match] = {}
         self._games: OrderedDict[str, GameView[Any]] = OrderedDict()
@@ -222,7 +235,8 @@ class GgpPlayer:
         margin = self._clock_margin(message.start_clock)
         match.note(f"start as {message.role}, start clock {message.start_clock:g} s, "
                    f"play clock {message.play_clock:g} s, strategy {self.strategy}")
-        game = self._game_for(message.rules, max(message.start_clock - margin, 1.0))
+        game = self._game_for(message.rules, max(message.start_clock - margin,
+                                                 self.load_seconds))
         roles = {role.lower(): i for i, role in enumerate(game.roles)}
         index = roles.get(message.role.lower())
         if index is None:
@@ -233,7 +247,12 @@ class GgpPlayer:
         digest = hashlib.sha256(f"{self.seed}/{match.id}".encode()).hexdigest()
         match.player = self._players(self.strategy, random.Random(digest))
         match.player.start(game, index)
-        match.state, match.info = game.initial()
+        with match.lock:
+            match.state, match.info = game.initial()
+            for moves in match.pending:  # plays that came while the game loaded
+                self._apply(match, moves)
+            match.pending.clear()
+            match.ready.set()
         deadline = received + message.start_clock - margin
         if len(match.info.legal[index]) > 1 and deadline - time.monotonic() > 0.2:
             # Analysis: the search's tables (a tree, a transposition table, a plan) are kept.
@@ -254,7 +273,9 @@ class GgpPlayer:
                 self._games.move_to_end(key)
                 return found
         game: GameView[Any]
-        if self._client is not None:
+        if self._loader is not None:
+            game = self._loader(rules, seconds)
+        elif self._client is not None:
             game = self._client.load_game(rules)
         else:
             from reasoner.engine.game import Game
@@ -293,12 +314,21 @@ class GgpPlayer:
         if match is None:
             log.warning("play for unknown match %s", message.match_id)
             return 400, f"error: no match {message.match_id}"
-        if match.finished or match.player is None:
+        if match.finished:
             match.note("play after the match ended", logging.WARNING)
             return 400, f"error: match {message.match_id} has ended"
         margin = self._clock_margin(match.play_clock)
         deadline = received + match.play_clock - margin
+        match.ready.wait(max(deadline - time.monotonic(), 0))
         with match.lock:
+            if not match.ready.is_set():
+                # The game still loads (its start clock was too short for it): keep the
+                # moves for when it is loaded; the manager plays a move for this one.
+                match.pending.append(message.moves)
+                match.note("a play while the game still loads", logging.WARNING)
+                return 400, f"error: the game of match {message.match_id} is still loading"
+            if match.finished or match.player is None:
+                return 400, f"error: match {message.match_id} has ended"
             self._apply(match, message.moves)
             info, game = match.info, match.game
             assert info is not None and game is not None and match.spelling is not None
@@ -389,12 +419,17 @@ def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
 
         def _send(self, status: int, text: str) -> None:
             data = text.encode("utf-8")
-            self.send_response(status)
-            for name, value in _HEADERS:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                for name, value in _HEADERS:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                # The manager stopped waiting (its clock ran out) and closed the connection.
+                log.info("the manager closed the connection before the answer %r",
+                         text[:80])
 
         def do_POST(self) -> None:
             length = self.headers.get("Content-Length")
@@ -424,12 +459,19 @@ def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that failed (a manager gone mid-answer) is a log line, not a
+        traceback on stderr."""
+        log.info("a connection from %s failed", client_address, exc_info=True)
+
+
 def serve_player(player: GgpPlayer, host: str = "127.0.0.1",
                  port: int = 9147) -> ThreadingHTTPServer:
     """An HTTP server for ``player``, bound and serving on a thread of its own; stop it
     with ``shutdown()`` (then ``server_close()``). Port 0 picks a free port
     (``server.server_address[1]``)."""
-    server = ThreadingHTTPServer((host, port), _handler(player))
+    server = _Server((host, port), _handler(player))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="ggp-player", daemon=True).start()
     return server
