@@ -18,7 +18,7 @@ from reasoner.cli.app import main
 from reasoner.engine.game import Game
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
-from tests.conftest import ROOT
+from tests.conftest import ROOT, corpus_params
 from tests.ggp_support import http_player, peer
 from tests.service_support import game_text
 
@@ -185,3 +185,44 @@ def test_manage_refuses_the_wrong_number_of_players(capsys: pytest.CaptureFixtur
         status = main(["manage", str(ROOT / "games" / "tictactoe.kif"), "--player", a])
     assert status == 2
     assert "2 roles (xplayer, oplayer) but --player names 1" in capsys.readouterr().err
+
+
+def _match_sample() -> list[str]:
+    """Eight corpus files (rule files up to 12 kB, base GDL) drawn with a fixed seed, at
+    collection (none without the corpus)."""
+    import random
+
+    from tests.conftest import CORPUS
+    from tests.test_crosscheck import _pool
+
+    if not CORPUS.is_dir():
+        return []
+    drawn = random.Random(1717).sample(_pool(CORPUS), 8)
+    return sorted(str(p.relative_to(CORPUS)) for p in drawn)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", corpus_params(_match_sample()))
+def test_a_corpus_game_is_played_over_http(name: str) -> None:
+    """A corpus file drawn with a fixed seed: if the engine loads it, a match of up to 20
+    steps between our HTTP players (MCTS, alpha-beta, random by seat) runs through our
+    manager with every move answered in time and legal; if not, the reason is a documented
+    error."""
+    from reasoner.errors import ReasonerError
+    from tests.conftest import CORPUS
+
+    text = (CORPUS / name).read_text(encoding="utf-8", errors="replace")
+    try:
+        game = Game.from_gdl(text)
+    except ReasonerError as error:
+        pytest.skip(f"rejected: {type(error).__name__}: {str(error)[:120]}")
+    strategies = ["mcts", "alphabeta", "random"]
+    with ExitStack() as stack:
+        addresses = [stack.enter_context(http_player(strategies[r % 3], margin=0.3))[0]
+                     for r in range(len(game.roles))]
+        record = run_match(game, print_game(parse_gdl(text)), addresses, match_id="corpus.1",
+                           start_clock=10, play_clock=1, max_steps=20, game_name=name)
+    assert not any(record.start_errors), record.start_errors
+    assert not any(e for step in record.errors for e in step), (record.errors,
+                                                                 record.answers)
+    assert record.terminal or len(record.moves) == 20
