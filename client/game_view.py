@@ -32,6 +32,15 @@ class GameView(Protocol[S]):
         """The GDL text of every move id."""
         ...
 
+    def move_id(self, role: str, text: str) -> int:
+        """The id of a role's move written as GDL text (any spacing; any case unless the
+        game was read case-sensitively).
+
+        Raises:
+            IllegalMoveError: the role can never make such a move.
+        """
+        ...
+
     def initial(self) -> tuple[S, StateInfo]:
         """The initial state and what it answers."""
         ...

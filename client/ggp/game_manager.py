@@ -101,9 +101,7 @@ def _ask_all(pool: concurrent.futures.ThreadPoolExecutor, players: Sequence[str]
         try:
             text = future.result(timeout=remaining)
             results.append((text, "", (time.monotonic() - start) * 1e3))
-        except concurrent.futures.TimeoutError:
-            results.append(("", "TO", timeout * 1e3))
-        except TimeoutError:
+        except TimeoutError:  # the wait's, or the socket's (concurrent.futures' is this one)
             results.append(("", "TO", timeout * 1e3))
         except (OSError, http.client.HTTPException) as error:
             results.append((f"{type(error).__name__}: {error}"[:200], "CE",
@@ -179,7 +177,7 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
 def _legal_move(game: Game, role: int, answer: str, legal: Sequence[int]) -> int | None:
     """The legal move an answer names (its first term), or None."""
     try:
-        move = game.move(game.roles[role], first_term(answer)).id
+        move = game.move_id(game.roles[role], first_term(answer))
     except (ProtocolError, ReasonerError):
         return None
     return move if move in legal else None

@@ -43,7 +43,7 @@ from client.game_view import GameView
 from client.ggp.messages import Message, ProtocolError, read_message
 from client.players.player import Player
 from client.players.strategies import STRATEGIES, make_player
-from client.reasoner_client import ReasonerClient, RemoteGame
+from client.reasoner_client import ReasonerClient
 from reasoner.engine.values import StateInfo
 from reasoner.errors import ReasonerError
 
@@ -57,6 +57,8 @@ STALE_SECONDS = 10.0
 # The largest message read (a game's rules; the corpus's largest is about 0.3 MB).
 MAX_BODY = 16 * 2**20
 _GAMES_KEPT = 8
+# Ended matches remembered (so that a late message for one is answered as such).
+_ENDED_KEPT = 256
 
 
 class _Spelling:
@@ -75,7 +77,8 @@ class _Spelling:
 
 @dataclass
 class _Match:
-    """One match as this player sees it."""
+    """One match as this player sees it (an ended match keeps its id, so that a late
+    message for it is answered as such)."""
 
     id: str
     role: str
@@ -98,6 +101,13 @@ class _Match:
     search: concurrent.futures.ThreadPoolExecutor = field(
         default_factory=lambda: concurrent.futures.ThreadPoolExecutor(1))
     log_file: Path | None = None
+
+    def end(self) -> None:
+        """The match is over (stopped, aborted, dropped or never started): its search
+        thread goes, after the search in progress, if any."""
+        self.finished = True
+        self.search.shutdown(wait=False, cancel_futures=True)
+        self.player = None  # its search tables (a tree, a transposition table) go with it
 
     def note(self, line: str, level: int = logging.INFO) -> None:
         log.log(level, "match %s: %s", self.id, line)
@@ -156,7 +166,7 @@ class GgpPlayer:
     def close(self) -> None:
         with self._lock:
             for match in self._matches.values():
-                match.search.shutdown(wait=False, cancel_futures=True)
+                match.end()
         if self._client is not None:
             self._client.close()
 
@@ -175,7 +185,7 @@ class GgpPlayer:
                 status = "busy" if self._busy() else "available"
                 return 200, f"((name {self.name}) (status {status}))"
             if message.kind == "preview":
-                self._game_for(message.rules, max(message.start_clock - self.margin, 1.0))
+                self._game_for(message.rules, self._load_bound(message.start_clock))
                 return 200, "ready"
             if message.kind == "start":
                 return self._start(message, received)
@@ -200,13 +210,18 @@ class GgpPlayer:
             silent = now - match.last_seen
             if not match.finished and silent > (match.start_clock + match.play_clock
                                                  + self.stale_seconds):
-                match.finished = True
+                match.end()
                 match.note(f"dropped: no message for {silent:.0f} s (the manager sent no "
                            "stop)", logging.WARNING)
         return sum(not m.finished for m in self._matches.values())
 
     def _clock_margin(self, clock: float) -> float:
         return min(self.margin, clock / 4)
+
+    def _load_bound(self, clock: float) -> float:
+        """Seconds a load may take: the clock less the margin, and ``load_seconds`` at
+        least (a load may outlast a short clock)."""
+        return max(clock - self._clock_margin(clock), self.load_seconds)
 
     def _start(self, message: Message, received: float) -> tuple[int, str]:
         match = _Match(message.match_id, message.role, message.start_clock,
@@ -219,6 +234,9 @@ class GgpPlayer:
                 log.info("busy: refused match %s", message.match_id)
                 return 200, "busy"
             self._matches[match.id] = match  # holds the place while the game loads
+            ended = [m.id for m in self._matches.values() if m.finished]
+            for old in ended[:max(len(ended) - _ENDED_KEPT, 0)]:
+                del self._matches[old]
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             safe = re.sub(r"[^A-Za-z0-9._-]", "_", message.match_id)[:100]
@@ -226,7 +244,7 @@ class GgpPlayer:
         try:
             self._begin(match, message, received)
         except Exception as error:
-            match.finished = True
+            match.end()
             match.note(f"not started: {type(error).__name__}: {error}", logging.WARNING)
             raise
         return 200, "ready"
@@ -235,8 +253,7 @@ class GgpPlayer:
         margin = self._clock_margin(message.start_clock)
         match.note(f"start as {message.role}, start clock {message.start_clock:g} s, "
                    f"play clock {message.play_clock:g} s, strategy {self.strategy}")
-        game = self._game_for(message.rules, max(message.start_clock - margin,
-                                                 self.load_seconds))
+        game = self._game_for(message.rules, self._load_bound(message.start_clock))
         roles = {role.lower(): i for i, role in enumerate(game.roles)}
         index = roles.get(message.role.lower())
         if index is None:
@@ -304,8 +321,8 @@ class GgpPlayer:
         assert game is not None and match.info is not None
         if len(moves) != len(game.roles):
             raise ProtocolError(f"{len(moves)} moves for {len(game.roles)} roles")
-        joint = tuple(_move_id(game, role, text) for role, text in zip(game.roles, moves,
-                                                                       strict=True))
+        joint = tuple(game.move_id(role, text)
+                      for role, text in zip(game.roles, moves, strict=True))
         match.state, match.info = game.step(match.state, joint)
         match.steps += 1
 
@@ -327,7 +344,8 @@ class GgpPlayer:
                 match.pending.append(message.moves)
                 match.note("a play while the game still loads", logging.WARNING)
                 return 400, f"error: the game of match {message.match_id} is still loading"
-            if match.finished or match.player is None:
+            player = match.player
+            if match.finished or player is None:
                 return 400, f"error: match {message.match_id} has ended"
             self._apply(match, message.moves)
             info, game = match.info, match.game
@@ -342,9 +360,9 @@ class GgpPlayer:
             fallback = random.Random(f"{match.id}/{match.steps}").choice(legal)
             move = fallback
             if len(legal) > 1:
-                future = match.search.submit(match.player.choose, match.state, info,
-                                             deadline - margin / 2)
                 try:
+                    future = match.search.submit(player.choose, match.state, info,
+                                                 deadline - margin / 2)
                     move = future.result(timeout=max(deadline - time.monotonic(), 0))
                 except concurrent.futures.TimeoutError:
                     match.note(f"step {match.steps + 1}: the search ran past the clock; "
@@ -378,8 +396,7 @@ class GgpPlayer:
                 goals = ", ".join(f"{role} {match.info.goal(i)}"
                                   for i, role in enumerate(match.game.roles))
                 match.note(f"stopped after {match.steps} steps: {goals}")
-            match.finished = True
-            match.search.shutdown(wait=False, cancel_futures=True)
+            match.end()
         return 200, "done"
 
     def _abort(self, message: Message) -> tuple[int, str]:
@@ -387,18 +404,9 @@ class GgpPlayer:
         if match is None:
             log.warning("abort for unknown match %s", message.match_id)
         else:
-            match.finished = True
-            match.search.shutdown(wait=False, cancel_futures=True)
+            match.end()
             match.note(f"aborted after {match.steps} steps")
         return 200, "aborted"
-
-
-def _move_id(game: GameView[Any], role: str, text: str) -> int:
-    """The id of a role's move written as text, on either kind of game."""
-    if isinstance(game, RemoteGame):
-        return game.move_id(role, text)
-    move: Any = game.move(role, text)  # type: ignore[attr-defined]
-    return int(move.id)
 
 
 # -- the HTTP side ---------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client.game_view import GameView
-from client.reasoner_client import RemoteGame
+from client.players.heuristic_values import RawHeuristics
 from reasoner.engine.values import StateInfo
 from reasoner.errors import HeuristicError
 
@@ -89,7 +89,7 @@ class _Search:
         self.heuristic, self.costs = heuristic, costs
         self.table: dict[Hashable, _Node] = {}
         self.expansions = 0
-        self._local: Any = None
+        self._raw = RawHeuristics()
         # Unexpanded nodes by depth, the deepest first (entries of expanded nodes, or of a
         # depth since lowered, are skipped when they come up).
         self._open: list[tuple[int, int, _Node]] = []
@@ -137,20 +137,11 @@ class _Search:
                     node.cost = math.inf if math.isnan(value) else value
 
     def _values(self, nodes: Sequence[_Node], mover: int) -> list[float]:
-        name = self.game.roles[self.role]
         parameters = {"goal": str(self.goal)}
         if self.heuristic == "extended-ff":
             parameters["mover"] = self.game.roles[mover]
-        states = [n.state for n in nodes]
-        if isinstance(self.game, RemoteGame):
-            return [e.value for e in self.game.evaluate(
-                states, name, self.heuristic, parameters)]  # type: ignore[arg-type]
-        from reasoner.heuristics.catalogue import GameHeuristics
-
-        if self._local is None:
-            self._local = GameHeuristics(self.game)  # type: ignore[arg-type]
-        return [e.value for e in self._local.evaluate(self.heuristic, name, states,
-                                                      parameters)]
+        return self._raw(self.game, self.game.roles[self.role], self.heuristic,
+                         [n.state for n in nodes], parameters)
 
     def expand(self, node: _Node) -> None:
         """Make the node's children (an AND child at once expanded too) and estimate the
@@ -303,13 +294,7 @@ def prove(game: GameView[Any], role: str, *, goal: int = 100, heuristic: str = "
         search.back_up(root)
     won: bool | None = None
     while True:
-        if root.solved:
-            won = True
-            break
-        if not math.isfinite(root.cost) and root.kind != _END:
-            won = False
-            break
-        if root.kind == _END:
+        if root.solved or not math.isfinite(root.cost):  # a terminal root is one or other
             won = root.solved
             break
         if len(search.table) >= max_nodes or time.monotonic() - started > seconds:

@@ -29,7 +29,7 @@ from client.game_view import GameView
 from client.reasoner_client import RemoteGame
 from reasoner.engine.values import StateInfo
 
-__all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues"]
+__all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues", "RawHeuristics"]
 
 # Each heuristic that values a state, with the map of its values into 0..1.
 VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
@@ -39,6 +39,27 @@ VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
     "fjo": lambda v: (v + 50.0) / 100.0,
     "feature": lambda v: v / 100.0,
 }
+
+
+class RawHeuristics:
+    """A heuristic's values of states as it gives them, on either kind of game: one
+    ``Evaluate`` call for a game on a service, the game's own
+    :class:`~reasoner.heuristics.catalogue.GameHeuristics` (built once) in process."""
+
+    def __init__(self) -> None:
+        self._local: Any = None  # GameHeuristics of the last in-process game
+
+    def __call__(self, game: GameView[Any], role: str, heuristic: str,
+                 states: Sequence[Hashable], parameters: Mapping[str, object]) -> list[float]:
+        if isinstance(game, RemoteGame):
+            return [e.value for e in game.evaluate(states, role, heuristic,  # type: ignore[arg-type]
+                                                   parameters)]
+        from reasoner.heuristics.catalogue import GameHeuristics
+
+        if self._local is None or self._local.game is not game:
+            self._local = GameHeuristics(game)  # type: ignore[arg-type]
+        text = {k: str(v) for k, v in parameters.items()}
+        return [e.value for e in self._local.evaluate(heuristic, role, states, text)]
 
 
 class HeuristicValues:
@@ -52,43 +73,23 @@ class HeuristicValues:
         self.heuristic = heuristic
         self.parameters = dict(parameters or {})
         self._scale = VALUE_HEURISTICS[heuristic]
-        self._local: dict[int, Any] = {}  # GameHeuristics per in-process game (by id)
+        self._raw = RawHeuristics()
 
     def __call__(self, game: GameView[Any], role: int,
                  states: Sequence[tuple[Hashable, StateInfo]]) -> list[float]:
         """The value for ``game.roles[role]`` of each (state, info), in order."""
-        values: list[float | None] = []
-        asked: list[Hashable] = []
-        for state, info in states:
+        asked = [state for state, info in states if not info.terminal]
+        found = iter(self._raw(game, game.roles[role], self.heuristic, asked,
+                               self.parameters) if asked else [])
+        out = []
+        for _, info in states:
             if info.terminal:
                 goal = info.goal(role)
-                values.append(0.0 if goal is None else goal / 100.0)
+                out.append(0.0 if goal is None else goal / 100.0)
             else:
-                values.append(None)
-                asked.append(state)
-        found = iter(self._evaluate(game, role, asked) if asked else [])
-        out = []
-        for value in values:
-            if value is None:
                 raw = next(found)
-                value = 0.5 if math.isnan(raw) else min(1.0, max(0.0, self._scale(raw)))
-            out.append(value)
+                out.append(0.5 if math.isnan(raw) else min(1.0, max(0.0, self._scale(raw))))
         return out
-
-    def _evaluate(self, game: GameView[Any], role: int,
-                  states: Sequence[Hashable]) -> list[float]:
-        name = game.roles[role]
-        if isinstance(game, RemoteGame):
-            return [e.value for e in game.evaluate(states, name, self.heuristic,  # type: ignore[arg-type]
-                                                   self.parameters)]
-        from reasoner.heuristics.catalogue import GameHeuristics
-
-        local = self._local.get(id(game))
-        if local is None or local.game is not game:
-            local = self._local[id(game)] = GameHeuristics(game)  # type: ignore[arg-type]
-        parameters = {k: str(v) for k, v in self.parameters.items()}
-        return [e.value for e in local.evaluate(self.heuristic, name, states,  # type: ignore[arg-type]
-                                                parameters)]
 
     def __repr__(self) -> str:
         return f"HeuristicValues({self.heuristic!r}, {self.parameters!r})"

@@ -15,15 +15,16 @@ __all__ = ["STRATEGIES", "make_player"]
 STRATEGIES = ("mcts", "alphabeta", "bestfirst", "random")
 
 
-def make_player(strategy: str, rng: random.Random) -> Player:
-    """A fresh player of a strategy, with its defaults (a search answers by the deadline
-    it is given)."""
+def make_player(strategy: str, rng: random.Random, *, playouts: int = 100,
+                seconds: float = 1.0) -> Player:
+    """A fresh player of a strategy. Given a deadline, a search answers by it; without one,
+    MCTS runs ``playouts`` iterations, alpha-beta and best-first ``seconds``."""
     if strategy == "mcts":
-        return MctsPlayer(rng)
+        return MctsPlayer(rng, playouts=playouts)
     if strategy == "alphabeta":
-        return AlphaBetaPlayer(rng)
+        return AlphaBetaPlayer(rng, seconds=seconds)
     if strategy == "bestfirst":
-        return BestFirstPlayer(rng)
+        return BestFirstPlayer(rng, seconds=seconds)
     if strategy == "random":
         return RandomPlayer(rng)
     raise ValueError(f"unknown strategy {strategy!r}; the strategies are "

@@ -23,9 +23,6 @@ from reasoner.cli.common import EXIT_OK, Commands, UsageError, read
 
 __all__ = ["register"]
 
-PLAYERS = ("alphabeta", "mcts", "bestfirst", "random")
-
-
 def register(commands: Commands) -> None:
     """Add ``bench-players``."""
     p = commands.add_parser("bench-players",
@@ -58,13 +55,14 @@ def _pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
 def _bench_players(args: argparse.Namespace) -> int:
     from client.ggp.game_manager import result_of
     from client.match import play_match
-    from client.players.strategies import make_player
+    from client.players.strategies import STRATEGIES, make_player
     from reasoner.engine.game import Game
 
     players = [p for p in args.players.split(",") if p]
-    unknown = sorted(set(players) - set(PLAYERS))
+    unknown = sorted(set(players) - set(STRATEGIES))
     if unknown:
-        raise UsageError(f"unknown player {unknown[0]}; the players are {', '.join(PLAYERS)}")
+        raise UsageError(f"unknown player {unknown[0]}; the players are "
+                         f"{', '.join(STRATEGIES)}")
     if args.matches < 1 or args.seconds <= 0:
         raise UsageError("--matches must be at least 1 and --seconds positive")
     if not args.json:

@@ -20,7 +20,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0 for managers on other machines)")
     p.add_argument("--strategy", default="mcts",
-                   choices=("mcts", "alphabeta", "bestfirst", "random"))
+                   help="mcts, alphabeta, bestfirst or random")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="play through a reasoner service (default: the reasoner in process)")
     p.add_argument("--seed", type=int, default=0)
@@ -103,7 +103,11 @@ def _player(args: argparse.Namespace) -> int:
     from client.ggp.http_player import GgpPlayer, make_player, serve_player
     from client.players import HeuristicEvaluator, MctsPlayer, Player
     from client.players.heuristic_values import VALUE_HEURISTICS
+    from client.players.strategies import STRATEGIES
 
+    if args.strategy not in STRATEGIES:
+        raise UsageError(f"unknown strategy {args.strategy!r}; the strategies are "
+                         f"{', '.join(STRATEGIES)}")
     if args.max_matches < 1:
         raise UsageError("--max-matches must be at least 1")
     if args.leaf != "playouts" and args.leaf not in VALUE_HEURISTICS:
@@ -137,6 +141,7 @@ def _player(args: argparse.Namespace) -> int:
 
 
 def _manage(args: argparse.Namespace) -> int:
+    import dataclasses
     import json
 
     from client.ggp.game_manager import ping, run_match, save, seats, tally
@@ -175,7 +180,7 @@ def _manage(args: argparse.Namespace) -> int:
         if args.record is not None:
             save(record, args.record)
         if args.json:
-            print(json.dumps(record.__dict__), flush=True)
+            print(json.dumps(dataclasses.asdict(record)), flush=True)
         else:
             failures = sum(1 for step in record.errors for e in step if e)
             goals = ", ".join(f"{role} {goal} ({player})" for role, goal, player in

@@ -1,5 +1,5 @@
 """``match``: one match between players, through a reasoner service (started in this
-process unless one is named). The only commands' module that uses the client library."""
+process unless one is named)."""
 
 from __future__ import annotations
 
@@ -42,19 +42,13 @@ def _match(args: argparse.Namespace) -> int:
 
     from client import ReasonerClient
     from client.match import MatchStep, play_match
-    from client.players import (
-        AlphaBetaPlayer,
-        BestFirstPlayer,
-        MctsPlayer,
-        Player,
-        RandomPlayer,
-    )
+    from client.players import Player
+    from client.players.strategies import STRATEGIES, make_player
 
     names = [name.strip() for name in args.players.split(",")]
-    known = ("mcts", "alphabeta", "bestfirst", "random")
-    unknown = [name for name in names if name not in known]
+    unknown = [name for name in names if name not in STRATEGIES]
     if unknown:
-        raise UsageError(f"unknown player {unknown[0]!r} (known: {', '.join(known)})")
+        raise UsageError(f"unknown player {unknown[0]!r} (known: {', '.join(STRATEGIES)})")
     if args.playouts < 1:
         raise UsageError(f"--playouts must be at least 1, got {args.playouts}")
     text = read(args.game)
@@ -87,14 +81,8 @@ def _match(args: argparse.Namespace) -> int:
         for index, name in enumerate(names):
             # One generator per seat, so that a seat's play does not depend on the others'.
             rng = random.Random(f"{args.seed}/{index}")
-            if name == "mcts":
-                players.append(MctsPlayer(rng, playouts=args.playouts))
-            elif name == "alphabeta":
-                players.append(AlphaBetaPlayer(rng, seconds=args.seconds))
-            elif name == "bestfirst":
-                players.append(BestFirstPlayer(rng, seconds=args.seconds))
-            else:
-                players.append(RandomPlayer(rng))
+            players.append(make_player(name, rng, playouts=args.playouts,
+                                       seconds=args.seconds))
 
         def show(step: MatchStep) -> None:
             moves = ", ".join(f"{role} {move}"

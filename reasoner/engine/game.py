@@ -234,6 +234,16 @@ class Game:
             raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)
         return move
 
+    def move_id(self, role: str, text: str) -> int:
+        """The id of ``role``'s move written as GDL text (see :meth:`move`); the name the
+        client's :meth:`client.RemoteGame.move_id` has, so players look moves up alike on
+        both.
+
+        Raises:
+            IllegalMoveError: the role can never make such a move.
+        """
+        return self.move(role, text).id
+
     def state_from_fluents(self, fluents: Iterable[str]) -> State:
         """A state from fluents written as GDL text.
 

@@ -642,38 +642,33 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                          context: grpc.ServicerContext) -> Iterator[bytes]:
         """The encoded answers to one message of requests: the message's own, then those in
         its ``more``, grouped in as few messages as fit (a client may cancel in between)."""
-        first = self._session_answer(request, context).SerializeToString()
-        if not request.more:
-            yield first
-            return
-        group, size = [first], len(first)
-        for following in request.more:
-            if not context.is_active():
+        group: list[bytes] = []
+        size = 0
+        for index, item in enumerate((request, *request.more)):
+            if index and not context.is_active():
                 return
-            if following.more:
-                answer = pb.SessionResponse(tag=following.tag, error=pb.RequestStatus(
-                    code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
-                    message=f"session request {following.tag} is in `more` and has `more` "
-                            "of its own: send the requests of one message side by side"))
-            else:
-                answer = self._session_answer(following, context)
-            encoded = answer.SerializeToString()
+            encoded = self._session_answer(item, context, nested=index > 0).SerializeToString()
             # Each answer fits a message (its handler saw to it); a group must fit too.
-            if size + len(encoded) + 16 > self._answer_bytes:
+            if group and size + len(encoded) + 16 > self._answer_bytes:
                 yield joined(group)
                 group, size = [], 0
             group.append(encoded)
             size += len(encoded) + 16
         yield joined(group)
 
-    def _session_answer(self, request: pb.SessionRequest,
-                        context: grpc.ServicerContext) -> pb.SessionResponse:
+    def _session_answer(self, request: pb.SessionRequest, context: grpc.ServicerContext,
+                        *, nested: bool = False) -> pb.SessionResponse:
         response = pb.SessionResponse(tag=request.tag)
         kind = request.WhichOneof("request")
         try:
             if kind is None:
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"session request {request.tag} holds no request")
+            if nested and request.more:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"session request {request.tag} is in `more` and has "
+                                   "`more` of its own: send the requests of one message "
+                                   "side by side")
             _start_call(self.max_call_seconds)
             answer = _SESSION_HANDLERS[kind](self, getattr(request, kind), context)
             getattr(response, kind).CopyFrom(answer)
