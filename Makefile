@@ -8,7 +8,9 @@ NODE_DEPS := client/node/node_modules/.package-lock.json
 
 .PHONY: install node prolog nginx test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
 
-$(STAMP): pyproject.toml
+# setup.py and the C sources too: the install compiles the native playout kernel.
+$(STAMP): pyproject.toml setup.py reasoner/propnet/_native.c reasoner/propnet/_threads.c \
+		reasoner/propnet/kernel.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -268,9 +268,10 @@ def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None
 def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
     """A Simulate of a million playouts sent without a deadline stops at the server's own
     bound (serve --max-call-seconds) with DEADLINE_EXCEEDED saying so, and the server
-    answers the next call."""
+    answers the next call. (A million playouts of breakthrough take the native kernel about
+    2 s here; connect four's, half a second.)"""
     with running_server(max_call_seconds=1.0) as server:
-        game = server.load("connectfour")
+        game = server.load("breakthrough")
         with pytest.raises(grpc.RpcError) as caught:
             server.stub.Simulate(pb.SimulateRequest(from_initial=True, game_id=game.game_id,
                                                     playouts=1_000_000))

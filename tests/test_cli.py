@@ -176,7 +176,9 @@ def test_bench_json_prints_one_object_per_game() -> None:
 
 def test_bench_measures_every_backend_in_one_run() -> None:
     """By default ``bench --json`` reports every backend of a game in one run: clingo, the
-    network one state at a time, in batches of 64 and 1024, position by position (clingo
+    network one state at a time, in batches of 64 and 1024, the native kernel one state at a
+    time (through Python and in C), in batches on one core and in two processes, and on a
+    GPU where there is one (else the reason it was skipped), position by position (clingo
     and top-down), the reference, Simulate over gRPC beside the same playouts in process,
     and the network's size."""
     result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2",
@@ -185,13 +187,16 @@ def test_bench_measures_every_backend_in_one_run() -> None:
     records = {record["backend"]: record
                for record in map(json.loads, result.stdout.splitlines())}
     assert set(records) == {"clingo", "propnet", "propnet-batch-64", "propnet-batch-1024",
-                            "position", "topdown", "reference", "propnet-size",
-                            "grpc-simulate-propnet"}
+                            "native", "native-one-state", "native-batch", "native-batch-2p",
+                            "gpu-batch", "position", "topdown", "reference", "propnet-size",
+                            "grpc-simulate-native"}
+    gpu = records.pop("gpu-batch")
+    assert gpu.get("updates_per_sec", 0) > 0 or "GPU" in gpu["reason"] or "CuPy" in gpu["reason"]
     assert all(records[b]["updates_per_sec"] > 0 for b in records if b != "propnet-size")
     size = records["propnet-size"]
     assert (size["propositions"], size["gates"], size["edges"]) == (114, 176, 409)
     assert size["build_ms"] > 0 and size["resident_mb"] > 0
-    assert records["grpc-simulate-propnet"]["in_process_updates_per_sec"] > 0
+    assert records["grpc-simulate-native"]["in_process_updates_per_sec"] > 0
 
 
 def test_bench_measures_the_position_backend_beside_the_reference() -> None:

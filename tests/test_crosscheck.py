@@ -153,12 +153,13 @@ def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None
 
 
 def test_backends_compares_the_network_topdown_and_position_with_clingo() -> None:
-    """A game that builds a network loads on all four backends: the network, top-down and
-    position are each compared with clingo along the seeded playouts, and agree."""
+    """A game that builds a network loads on all five backends: the network on the native
+    kernel and as Python, top-down and position are each compared with clingo along the
+    seeded playouts, and agree."""
     outcome = crosscheck_game(TICTACTOE, playouts=3, seed=1, backends=True)
     assert outcome.fate == "agree", outcome.reason
-    assert outcome.compared == ("clingo", "propnet", "topdown", "position")
-    assert outcome.playouts == 9 and outcome.states > 20
+    assert outcome.compared == ("clingo", "native", "propnet", "topdown", "position")
+    assert outcome.playouts == 12 and outcome.states > 20
     assert outcome.reason == ""
 
 
@@ -215,12 +216,12 @@ def test_the_backends_command_names_what_it_compared() -> None:
     --json gives the same outcome as a JSON line."""
     result = _cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("games/nim.kif: agree: propnet and topdown and position "
-                                    "against clingo: 6 playouts, ")
+    assert result.stdout.startswith("games/nim.kif: agree: native and propnet and topdown and "
+                                    "position against clingo: 8 playouts, ")
     record = json.loads(_cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2",
                              "--json").stdout)
-    assert (record["fate"], record["compared"]) == ("agree", ["clingo", "propnet", "topdown",
-                                                              "position"])
+    assert (record["fate"], record["compared"]) == ("agree", ["clingo", "native", "propnet",
+                                                              "topdown", "position"])
 
 
 @pytest.mark.timeout(120)

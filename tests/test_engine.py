@@ -345,5 +345,5 @@ def test_bounds_and_backends_are_named_by_enums() -> None:
     game = Game.from_gdl(COUNTER, backend="clingo")
     assert game.backend is Backend.CLINGO and f"{game.backend}" == "clingo"
     with pytest.raises(ValueError,
-                       match="the backends are clingo, propnet, position, topdown, auto"):
+                       match="the backends are clingo, native, propnet, position, topdown, auto"):
         Game.from_gdl(COUNTER, backend="prolog")

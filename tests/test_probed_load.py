@@ -51,7 +51,7 @@ def test_a_bounded_load_grounds_nothing_in_the_parent(
     supersets = _counting(monkeypatch, game_module, "compute_superset")
     networks = _counting(monkeypatch, backend, "build_network")
     game = Game.from_gdl(bundled("breakthrough"), limits=LIMITS)
-    assert game.backend == "propnet"
+    assert game.backend == "native"
     assert supersets == [] and networks == []
 
 

@@ -64,7 +64,7 @@ def _visited(machine: PropnetMachine, count: int, seed: int) -> list[tuple[int, 
 def test_batch_evaluation_matches_the_single_state_evaluation(name: str) -> None:
     """300 states from random playouts packed one per lane: the bit-parallel functions give
     every lane the legal moves, terminal flag, goals and successor of the one-state code."""
-    game = bundled(name)
+    game = _on("propnet", name)
     assert isinstance(game.machine, PropnetMachine)
     machine, network = game.machine, game.machine.network
     pairs = _visited(machine, 300, seed=3)
@@ -197,7 +197,7 @@ def test_a_network_over_its_bounds_is_refused_and_auto_keeps_clingo() -> None:
 
 def test_unknown_backend_is_refused() -> None:
     """A backend name that does not exist is a ValueError naming the choices."""
-    with pytest.raises(ValueError, match="clingo, propnet, position, topdown, auto"):
+    with pytest.raises(ValueError, match="clingo, native, propnet, position, topdown, auto"):
         Game.from_file(GAMES / "nim.kif", backend="fast")
 
 
@@ -210,14 +210,14 @@ def test_service_loads_on_the_backend_asked_for() -> None:
             gdl=text, options=pb.LoadOptions(backend=backend))).game
             for backend in ("", "auto", "clingo", "propnet")}
         assert [infos[b].statistics.backend for b in ("", "auto", "clingo", "propnet")] == [
-            "propnet", "propnet", "clingo", "propnet"]
+            "native", "native", "clingo", "propnet"]
         assert infos[""].game_id == infos["auto"].game_id != infos["clingo"].game_id
         assert infos["clingo"].statistics.network_gates == 0
         assert infos["propnet"].statistics.network_gates > 0
         message = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.LoadGame,
                                pb.LoadGameRequest(gdl=text,
                                                   options=pb.LoadOptions(backend="gpu")))
-        assert "clingo, propnet, position, topdown, auto" in message
+        assert "clingo, native, propnet, position, topdown, auto" in message
         for backend in ("clingo", "propnet"):
             response = srv.stub.Simulate(pb.SimulateRequest(
                 from_initial=True, game_id=infos[backend].game_id, playouts=100, seed=1))

@@ -145,7 +145,7 @@ def test_load_game_statistics_sizes(ttt: pb.GameInfo) -> None:
     assert (s.fluents, s.moves, s.rules, s.ground_atoms) == (29, 20, 46, 174)
     assert (s.fluents, s.moves, s.rules, s.ground_atoms) == (
         local.fluents, local.moves, local.rules, local.ground_atoms)
-    assert (s.backend, s.backend_note) == ("propnet", "")
+    assert (s.backend, s.backend_note) == ("native", "")
     assert local.network is not None
     assert (s.network_propositions, s.network_gates, s.network_edges) == (
         local.network.propositions, local.network.gates, local.network.edges)

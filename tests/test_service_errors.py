@@ -253,7 +253,7 @@ def test_list_games_names_what_the_server_holds(srv: Server, ttt: pb.GameInfo) -
     assert [g.game_id for g in listed] == before == srv.registry.ids()
     (summary,) = [g for g in listed if g.game_id == ttt.game_id]
     assert (list(summary.roles), summary.fluents, summary.moves, summary.backend) == (
-        ["xplayer", "oplayer"], 29, 20, "propnet")
+        ["xplayer", "oplayer"], 29, 20, "native")
 
 
 def test_lookup_moves_reads_texts_in_any_layout(srv: Server, ttt: pb.GameInfo) -> None:

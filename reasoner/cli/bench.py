@@ -27,12 +27,16 @@ from reasoner.errors import ReasonerError, ResourceLimitError
 
 __all__ = ["BENCH_BACKENDS", "register"]
 
-BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "position",
-                  "topdown", "grpc-simulate", "reference")
+BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "native",
+                  "native-one-state", "native-batch", "native-batch-2p", "gpu-batch",
+                  "position", "topdown", "grpc-simulate", "reference")
 # The backends that answer position by position.
 _BY_POSITION = ("position", "topdown")
 # The backends that ground the game's program once, over its superset.
-_GROUND_ONCE = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024")
+_GROUND_ONCE = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "native",
+                "native-one-state", "native-batch", "native-batch-2p", "gpu-batch")
+# The backends on the game's network.
+_NETWORK = ("propnet", "native", "gpu")
 
 
 def register(commands: Commands) -> None:
@@ -79,14 +83,17 @@ def _measure(path: str, text: str, wanted: list[str],
     """Every figure of one game: the measurements of ``wanted`` (a :class:`Skipped` for a
     backend the game does not load on), then those over gRPC."""
     from reasoner.cli.benchmarks import (
+        NATIVE_MODES,
         Skipped,
         bench_batch,
         bench_game,
+        bench_native,
         bench_reference,
         bench_service,
         network_figures,
         probe_load,
     )
+    from reasoner.propnet.native import native_refusal
 
     bounds = limits(args)
     common = {"runs": args.runs, "seconds": args.seconds, "seed": args.seed}
@@ -99,7 +106,7 @@ def _measure(path: str, text: str, wanted: list[str],
     network_refused = ""  # why the network does not load, once known
     if answered in _BY_POSITION:
         network_refused = note
-    elif answered == "clingo" and any(b.startswith("propnet") for b in wanted):
+    elif answered == "clingo" and any(b.startswith(_NETWORK) for b in wanted):
         try:  # over auto's bounds, the network may still load within its own
             probe_load(text, "propnet", bounds)
         except ResourceLimitError as error:
@@ -113,9 +120,13 @@ def _measure(path: str, text: str, wanted: list[str],
     for backend in wanted:
         if backend == "clingo" and answered in _BY_POSITION:
             results.append(skipped(backend, note))
-        elif backend.startswith("propnet") and network_refused:
+        elif backend.startswith(_NETWORK) and network_refused:
             results.append(skipped(backend, network_refused))
-        elif backend in ("clingo", "propnet", *_BY_POSITION):
+        elif backend.startswith(("native", "gpu")) and native_refusal():
+            results.append(Skipped(game, backend, native_refusal()))
+        elif backend in NATIVE_MODES:
+            results.append(bench_native(path, text, backend, **common))
+        elif backend in ("clingo", "propnet", "native", *_BY_POSITION):
             results.append(bench_game(path, text, backend=backend, **common))
         elif backend.startswith("propnet-batch-"):
             lanes = int(backend.rsplit("-", 1)[1])

@@ -3,9 +3,13 @@
 One *state update* is what a Monte-Carlo player needs per step: the legal moves of all roles,
 a random joint move, the next state and the terminal test. Figures are medians over runs.
 The backends measured: ``clingo`` (clingo solves), ``propnet`` (the network one state at a
-time), ``propnet-batch-N`` (bit-parallel playouts, N lanes), ``position`` (each position
-ground as it is asked), ``reference`` (SWI-Prolog), and over loopback gRPC ``grpc-query``,
-``grpc-next`` and ``grpc-simulate``. A backend the game does not load on within the bounds
+time), ``propnet-batch-N`` (bit-parallel playouts, N lanes), ``native`` (the network on the
+native kernel one state at a time, through Python), ``native-one-state`` (the same, the
+walk in C), ``native-batch`` (the kernel's bit-parallel playouts, 256 lanes, one core),
+``native-batch-2p`` (the same in two processes at once, their updates added),
+``gpu-batch`` (the kernel on a GPU), ``position`` (each position ground as it is asked),
+``reference`` (SWI-Prolog), and over loopback gRPC ``grpc-query``, ``grpc-next`` and
+``grpc-simulate``. A backend the game does not load on within the bounds
 is reported as :class:`Skipped`, with the reason.
 """
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,8 +34,14 @@ _NO_CAP = 1 << 30  # playouts run to the end
 # position by position (chess, 40 ms a step) would otherwise overrun --seconds by its length.
 _CHUNK = 16
 
-__all__ = ["BenchResult", "NetworkFigures", "Skipped", "bench_batch", "bench_game",
-           "bench_reference", "network_figures", "percentile", "playout_rate", "probe_load"]
+__all__ = ["NATIVE_MODES", "BenchResult", "NetworkFigures", "Skipped", "bench_batch",
+           "bench_game", "bench_native", "bench_reference", "network_figures", "percentile",
+           "playout_rate", "probe_load"]
+
+# The native kernel's rows (bench_native).
+NATIVE_MODES = ("native-one-state", "native-batch", "native-batch-2p", "gpu-batch")
+# Playouts a native batch call makes between two readings of the clock.
+_NATIVE_BATCH = 4096
 
 
 @dataclass(frozen=True)
@@ -221,6 +232,88 @@ def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float 
         rates.append(updates / (time.perf_counter() - began))
         counts.append(updates)
     return _medians(name, f"propnet-batch-{lanes}", game, rates, counts, [load_ms])
+
+
+def _native_game(text: str) -> tuple[Game, Any]:
+    from reasoner.propnet.native import NativeMachine
+
+    game = Game.from_gdl(text, backend="native")
+    machine = game.machine
+    assert isinstance(machine, NativeMachine)
+    return game, machine
+
+
+def _native_rate(text: str, mode: str, seconds: float, seed: int,
+                 start_at: float = 0.0) -> tuple[int, float]:
+    """(updates, seconds) of ``mode`` ("native-one-state" or "native-batch") for about
+    ``seconds``, the clock starting at ``start_at`` (wall time) when given."""
+    game, machine = _native_game(text)
+    bits = game.initial_state.bits
+    while time.time() < start_at:
+        time.sleep(0.001)
+    updates = 0
+    calls = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        if mode == "native-one-state":
+            updates += machine.single_playouts(bits, 64, seed + calls, _NO_CAP)
+        else:
+            updates += machine.playout_updates(bits, _NATIVE_BATCH, seed + calls, _NO_CAP)
+        calls += 1
+    return updates, time.perf_counter() - began
+
+
+def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float = 2.0,
+                 seed: int = 0) -> BenchResult | Skipped:
+    """Median playout rate of the native kernel in ``mode`` (one of :data:`NATIVE_MODES`):
+    one state at a time with the walk in C, bit-parallel on one core, the same in two
+    processes at once (their updates added over the common time), or on a GPU (kernel
+    time; Skipped, with the reason, where none is found)."""
+    start = time.perf_counter()
+    game, machine = _native_game(text)
+    load_ms = (time.perf_counter() - start) * 1e3
+    rates: list[float] = []
+    counts: list[int] = []
+    if mode == "gpu-batch":
+        from reasoner.propnet.gpu import gpu_kernel
+
+        kernel, reason = gpu_kernel(machine.image, machine.park)
+        if kernel is None:
+            return Skipped(Path(name).stem, mode, reason)
+        start_state = machine.start_bytes(game.initial_state.bits)
+        playouts = 1 << 16
+        kernel.run(start_state, playouts, seed, _NO_CAP)  # compiled and warm
+        for run in range(runs):
+            while True:  # enough playouts for about ``seconds`` of kernel time
+                done = kernel.run(start_state, playouts, seed + run, _NO_CAP)
+                if done.kernel_seconds >= seconds / 4 or playouts >= 1 << 26:
+                    break
+                playouts *= 4
+            rates.append(done.updates / done.kernel_seconds)
+            counts.append(done.updates)
+        print(f"gpu-batch: {kernel.device}", file=sys.stderr)
+        return _medians(name, mode, game, rates, counts, [load_ms])
+    for run in range(runs):
+        if mode == "native-batch-2p":
+            import concurrent.futures
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")
+            # Both children load the game, then start together (a spawned child takes
+            # about a second to import the package).
+            start_at = time.time() + 2.0 + 3 * load_ms / 1e3
+            with concurrent.futures.ProcessPoolExecutor(2, mp_context=context) as pool:
+                futures = [pool.submit(_native_rate, text, "native-batch", seconds,
+                                       seed + 7919 * run + 104729 * k, start_at)
+                           for k in range(2)]
+                done = [f.result() for f in futures]
+            updates = sum(u for u, _ in done)
+            rates.append(sum(u / s for u, s in done))
+        else:
+            updates, elapsed = _native_rate(text, mode, seconds, seed + 7919 * run)
+            rates.append(updates / elapsed)
+        counts.append(updates)
+    return _medians(name, mode, game, rates, counts, [load_ms])
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ __all__ = [
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 # The engine's backends, as --backend offers them.
-BACKEND_CHOICES = ("clingo", "propnet", "position", "topdown", "auto")
+BACKEND_CHOICES = ("clingo", "native", "propnet", "position", "topdown", "auto")
 T = TypeVar("T")
 
 # What each command module's ``register`` adds its parsers to (argparse has no public name

@@ -166,8 +166,12 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
         note = auto.statistics.backend_note
         if auto.backend != "position":
             games[str(auto.backend)] = auto
-        if auto.backend in ("propnet", "clingo") and "clingo" not in games:
+        if auto.backend in ("native", "propnet", "clingo") and "clingo" not in games:
             games["clingo"] = Game.from_description(loaded.description, backend="clingo")
+        if auto.backend == "native":  # the same network as generated Python, compared too
+            games["propnet"] = Game.from_description(
+                loaded.description, backend="propnet",
+                network_bounds=network_bounds or NetworkBounds())
         if "topdown" not in games and topdown_available():
             games["topdown"] = Game.from_description(loaded.description, backend="topdown")
     except GdlError as error:
@@ -177,7 +181,7 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
         return Outcome(path, Fate.ENGINE_FAILED, f"topdown: {error}",
                        seconds=time.perf_counter() - start)
     base = "clingo" if "clingo" in games else "position"
-    others = [name for name in ("propnet", "topdown", "position")
+    others = [name for name in ("native", "propnet", "topdown", "position")
               if name in games and name != base]
     if not others:
         return Outcome(path, Fate.LIMIT, "nothing to compare: the game loads only "

@@ -1,7 +1,11 @@
-"""The three state-machine backends and the choice between them.
+"""The state-machine backends and the choice between them.
 
-* ``propnet``: the game's program, ground once over the relaxed superset, compiled into a
-  propositional network and generated Python code
+* ``native``: the game's program, ground once over the relaxed superset, compiled into a
+  propositional network that the compiled playout kernel interprets
+  (:class:`reasoner.propnet.native.NativeMachine`): one state at a time re-evaluating only
+  what changed, bit-parallel playouts with the Python lock released, and on a GPU where
+  CuPy finds one;
+* ``propnet``: the same network as generated Python code
   (:class:`reasoner.propnet.machine.PropnetMachine`), with bit-parallel batches for playouts;
 * ``clingo``: the same ground program in clingo, one propagation per query
   (:class:`reasoner.asp.machine.Machine`);
@@ -10,7 +14,8 @@
   to ground whole (chess, amazons, skirmish);
 * ``topdown``: no program ground at all; SWI-Prolog answers each query by resolution with
   tabling (:class:`reasoner.topdown.TopdownMachine`), position by position too;
-* ``auto``: the network when it builds within :data:`AUTO_BOUNDS`, from the whole program
+* ``auto``: the network when it builds within :data:`AUTO_BOUNDS` (on ``native`` where the
+  kernel is built and takes it, else on ``propnet``, the reason kept), from the whole program
   or, where that one's network is over a bound or larger than :data:`COMPARED_GATES`, from
   the narrow one (:attr:`reasoner.asp.translate.Translation.split`) if that is smaller,
   which gets what the first try left of a third more time (at least a third of it); else
@@ -40,17 +45,19 @@ from reasoner.engine.walk import Simulation
 from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.propnet.machine import PropnetMachine
+from reasoner.propnet.native import NativeMachine, native_refusal
 from reasoner.propnet.network import GroundingTooLarge, Network, NetworkBounds, build_network
 from reasoner.topdown import TopdownMachine, topdown_available
 
 __all__ = ["AUTO_BOUNDS", "BACKENDS", "COMPARED_GATES", "Backend", "BuiltMachine", "StateMachine",
-           "build_machine", "check_backend"]
+           "build_machine", "check_backend", "network_machine"]
 
 
 class Backend(StrEnum):
     """The backends a game can be loaded on (a plain string of the value works too)."""
 
     CLINGO = "clingo"
+    NATIVE = "native"
     PROPNET = "propnet"
     POSITION = "position"
     TOPDOWN = "topdown"
@@ -195,14 +202,11 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
             if network.size.gates <= COMPARED_GATES:
                 break
         if built is not None:
-            propnet = PropnetMachine(built)
-            propnet.info(propnet.init_bits)
-            return BuiltMachine(propnet, Backend.PROPNET, "",
-                                (time.perf_counter() - start) * 1e3)
+            return network_machine(built, backend, (time.perf_counter() - start) * 1e3)
         note = str(failures[0])
         if len(failures) > 1:
             note += f" (split: {str(failures[1]).removeprefix('no network: ')})"
-        if backend == Backend.PROPNET:
+        if backend in (Backend.PROPNET, Backend.NATIVE):
             raise ResourceLimitError(note, failures[0].bound, failures[0].relation,
                                      network=True)
         network_ms = (time.perf_counter() - start) * 1e3
@@ -218,6 +222,31 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
     # The first query surfaces rules that are unstratified on the ground level at load.
     machine.info(machine.init_bits)
     return BuiltMachine(machine, Backend.CLINGO, note, network_ms)
+
+
+def network_machine(network: Network, backend: Backend, network_ms: float,
+                    note: str = "") -> BuiltMachine:
+    """The machine of a built network: the native kernel's (``native``, and ``auto`` where
+    the kernel takes the network) or the generated Python's (``propnet``, and ``auto``
+    otherwise, saying why).
+
+    Raises:
+        ResourceLimitError: ``native`` was asked for and the kernel cannot take the network.
+    """
+    if backend in (Backend.NATIVE, Backend.AUTO):
+        refusal = native_refusal(network)
+        if not refusal:
+            native = NativeMachine(network)
+            native.info(native.init_bits)
+            return BuiltMachine(native, Backend.NATIVE, note, network_ms)
+        if backend == Backend.NATIVE:
+            raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True)
+        said = f"{refusal}, so the Python network answers"
+        if said not in note:
+            note = "; ".join(filter(None, [note, said]))
+    propnet = PropnetMachine(network)
+    propnet.info(propnet.init_bits)
+    return BuiltMachine(propnet, Backend.PROPNET, note, network_ms)
 
 
 def _position(translation: Translation, superset: Superset, roles: Sequence[str], note: str,

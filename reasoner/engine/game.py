@@ -17,6 +17,7 @@ from reasoner.engine.backend import (
     StateMachine,
     build_machine,
     check_backend,
+    network_machine,
 )
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.values import JointMove, Move, State, StateInfo, move_key
@@ -523,9 +524,7 @@ def _probed_machine(probed: ProbedLoad, backend: Backend) -> BuiltMachine | None
     """The machine of a probed load that can be had without grounding: the child's network,
     compiled here (None where the child built none)."""
     network = probed.network
-    if network is None or backend not in (Backend.AUTO, Backend.PROPNET):
+    if network is None or backend not in (Backend.AUTO, Backend.PROPNET, Backend.NATIVE):
         return None
-    from reasoner.propnet.machine import PropnetMachine
-
-    return BuiltMachine(PropnetMachine(network), Backend.PROPNET,
-                        probed.statistics.backend_note, probed.statistics.network_ms)
+    return network_machine(network, backend, probed.statistics.network_ms,
+                           probed.statistics.backend_note)

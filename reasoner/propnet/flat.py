@@ -1,0 +1,190 @@
+"""A network flattened into the playout kernel's image: one array of int32.
+
+The kernel (``kernel.h``, built for the CPU by ``_native.c`` and for a GPU by
+:mod:`reasoner.propnet.gpu`) reads programs of operations over rows of a value table:
+
+* ``OP_NODE dst nbodies {nlits lit...}...``: the node is the OR of its bodies, each the AND
+  of its literals (``signal * 2 + negated``);
+* ``OP_FIX length nmembers {OP_NODE...}...``: a recursive component, iterated from empty to
+  its least fixpoint (its cycles are positive: the network refuses others).
+
+Three programs serve playouts, each computing only what it needs and not what an earlier
+one of the same state computed: ``info`` (legal and terminal), ``goal`` (goal values, read
+when lanes end) and ``next`` (the successor, after the moves are drawn). A fourth, ``all``,
+holds every node as one *unit* each (a recursive component is one unit) in evaluation
+order, with the units that read each signal: the one-state evaluator re-evaluates only the
+units reached by the inputs that changed.
+
+Rows: the network's signals (fluent inputs, move inputs, nodes), then the constants ZERO
+and ONES (outputs the folding decided), then scratch rows (one per move, one per fluent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from reasoner.propnet.network import FALSE, TRUE, Network
+
+__all__ = ["HEADER", "KernelImage", "flatten"]
+
+# The header's fields, in the order of kernel.h's enum (H_MAGIC .. H_INIT).
+HEADER = ("magic", "signals", "fluents", "moves", "roles", "terminal", "zero", "ones",
+          "info", "info_len", "next", "next_len", "goal", "goal_len",
+          "legal", "next_sig", "role_off", "role_moves", "goal_off", "goal_val", "goal_sig",
+          "units", "unit_count", "all", "all_len", "rows", "init",
+          "bodies", "body_off", "body_lits", "owner_off", "owners", "read_off", "readers",
+          "node_unit")
+MAGIC = 0x4B4E4554
+OP_NODE = 0
+OP_FIX = 1
+
+
+@dataclass(frozen=True)
+class KernelImage:
+    """The image and what its users size their buffers by."""
+
+    data: np.ndarray  # int32
+    signals: int  # rows holding signals (network signals and the two constants)
+    rows: int  # rows a block's value table needs (signals and scratch)
+    fluents: int
+    moves: int
+    roles: int
+
+    @property
+    def bytes(self) -> bytes:
+        return self.data.tobytes()
+
+    @property
+    def header(self) -> dict[str, int]:
+        """The header's fields by name (see :data:`HEADER`)."""
+        return dict(zip(HEADER, self.data[:len(HEADER)].tolist(), strict=True))
+
+
+def flatten(network: Network) -> KernelImage:
+    """The kernel image of ``network``."""
+    inputs = network.inputs
+    nodes = network.nodes
+    zero = inputs + nodes
+    ones = zero + 1
+    signals = ones + 1
+    fluents = len(network.fluent_texts)
+    moves = len(network.move_texts)
+
+    def row(signal: int) -> int:
+        if signal == TRUE:
+            return ones
+        if signal == FALSE:
+            return zero
+        return signal
+
+    def node_op(node: int) -> list[int]:
+        ids = network.node_bodies[node]
+        code = [OP_NODE, inputs + node, len(ids)]
+        for index in ids:
+            body = network.bodies[index]
+            code.append(len(body.positive) + len(body.negative))
+            code += [signal * 2 for signal in body.positive]
+            code += [signal * 2 + 1 for signal in body.negative]
+        return code
+
+    def unit_op(members: tuple[int, ...], recursive: bool) -> list[int]:
+        if not recursive:
+            return node_op(members[0])
+        inner = [x for node in members for x in node_op(node)]
+        return [OP_FIX, 3 + len(inner), len(members), *inner]
+
+    def reached(outputs: Iterable[int]) -> set[int]:
+        seen: set[int] = set()
+        pending = [s - inputs for s in outputs if s >= inputs]
+        while pending:
+            node = pending.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            for index in network.node_bodies[node]:
+                body = network.bodies[index]
+                pending.extend(s - inputs for s in (*body.positive, *body.negative)
+                               if s >= inputs)
+        return seen
+
+    def program(wanted: set[int]) -> list[int]:
+        code: list[int] = []
+        for members, recursive in network.components:
+            if members[0] in wanted:
+                code += unit_op(members, recursive)
+        return code
+
+    goal_signals = [s for per in network.goals for _, s in per]
+    info_nodes = reached([*network.legal, network.terminal])
+    info = program(info_nodes)
+    goal = program(reached(goal_signals) - info_nodes)
+    following = program(reached(network.next) - info_nodes)
+
+    units: list[int] = []
+    everything: list[int] = []
+    node_unit = np.full(signals, -1, dtype=np.int64)  # per signal: its recursive unit
+    for unit, (members, recursive) in enumerate(network.components):
+        units.append(len(everything))
+        everything += unit_op(members, recursive)
+        if recursive:
+            node_unit[[inputs + node for node in members]] = unit
+    # The one-state evaluator's counters: which bodies read each signal (and negated or
+    # not), and which nodes own each body.
+    body_lits = [[*(s * 2 for s in b.positive), *(s * 2 + 1 for s in b.negative)]
+                 for b in network.bodies]
+    owners: list[list[int]] = [[] for _ in network.bodies]
+    for node, ids in enumerate(network.node_bodies):
+        for index in ids:
+            owners[index].append(inputs + node)
+    readers: list[list[int]] = [[] for _ in range(signals)]
+    for index, literals in enumerate(body_lits):
+        for literal in literals:
+            readers[literal >> 1].append(index * 2 + (literal & 1))
+
+    def offsets(lists: list[list[int]]) -> np.ndarray:
+        return np.cumsum([0, *(len(x) for x in lists)])
+
+    role_moves: list[list[int]] = [[] for _ in network.roles]
+    for move, role in enumerate(network.move_role):
+        role_moves[role].append(move)
+    role_off = np.cumsum([0, *(len(m) for m in role_moves)])
+    goal_off = np.cumsum([0, *(len(per) for per in network.goals)])
+
+    sections: dict[str, list[int] | np.ndarray] = {
+        "info": info, "next": following, "goal": goal,
+        "legal": [row(s) for s in network.legal],
+        "next_sig": [row(s) for s in network.next],
+        "role_off": role_off, "role_moves": [m for per in role_moves for m in per],
+        "goal_off": goal_off,
+        "goal_val": [v for per in network.goals for v, _ in per],
+        "goal_sig": [row(s) for per in network.goals for _, s in per],
+        "units": units, "all": everything,
+        "init": [row(s) for s in network.init],
+        "body_off": offsets(body_lits), "body_lits": [x for b in body_lits for x in b],
+        "owner_off": offsets(owners), "owners": [x for o in owners for x in o],
+        "read_off": offsets(readers), "readers": [x for r in readers for x in r],
+        "node_unit": node_unit,
+    }
+    header = dict.fromkeys(HEADER, 0)
+    header.update(magic=MAGIC, signals=signals, fluents=fluents, moves=moves,
+                  roles=len(network.roles), terminal=row(network.terminal), zero=zero,
+                  ones=ones, unit_count=len(units), rows=signals + moves + fluents,
+                  info_len=len(info), next_len=len(following), goal_len=len(goal),
+                  bodies=len(network.bodies),
+                  all_len=len(everything))
+    parts: list[np.ndarray] = []
+    offset = len(HEADER)
+    for name, values in sections.items():
+        array = np.asarray(values, dtype=np.int64)
+        header[name] = offset
+        parts.append(array)
+        offset += len(array)
+    if offset >= 2**31:
+        raise OverflowError("the network is too large for the kernel's 32-bit image")
+    data = np.concatenate([np.asarray([header[name] for name in HEADER], dtype=np.int64),
+                           *parts]).astype(np.int32)
+    return KernelImage(data, signals, signals + moves + fluents, fluents, moves,
+                       len(network.roles))

@@ -1,0 +1,162 @@
+"""Playouts on an NVIDIA GPU: the playout kernel's own source, compiled at run time.
+
+CuPy (the optional extra ``pip install .[gpu]``) compiles ``kernel.h`` with NVRTC, with one
+64-lane word per thread (``KERNEL_WORDS 1``) instead of the CPU's four, and a ``__global__``
+entry that gives every thread its share of the playouts, its own stream of random numbers
+and its own rows of a value table laid out thread-minor (row ``r`` of thread ``t`` at
+``r * threads + t``, so that a warp's reads of one row are one transaction). The logic is
+the CPU build's, line for line, and the thread partition (``k_thread``) is checked on the
+CPU too: ``_threads.c`` builds the same source with one word a thread and runs the threads
+one after another.
+
+Nothing here is required: without CuPy or a GPU, :func:`gpu_kernel` says why and returns
+None, and the CPU runs the playouts. A GPU that fails (busy, out of memory) makes the
+caller fall back to the CPU with a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from reasoner.errors import NoLegalMoveError
+from reasoner.propnet.flat import KernelImage
+
+__all__ = ["GPU_ENV", "GpuKernel", "GpuRun", "gpu_kernel", "gpu_source", "gpu_wanted"]
+
+log = logging.getLogger(__name__)
+
+# Set to 1 to run Simulate's playouts on the GPU where one is found (serve --gpu sets it).
+GPU_ENV = "GDL_REASONER_GPU"
+# Fewer playouts than this stay on the CPU: starting a GPU kernel costs more.
+MIN_GPU_PLAYOUTS = 4096
+_THREADS_PER_BLOCK = 128
+# At most this share of the GPU's free memory goes to one run's value tables.
+_MEMORY_SHARE = 0.5
+_MAX_THREADS = 1 << 20
+
+_ENTRY = r"""
+extern "C" __global__ void k_playouts(
+        const int *image, const unsigned char *start, long long playouts, int threads,
+        int max_steps, int park, unsigned long long seed, unsigned long long *values,
+        int *lane_start, int *lengths, unsigned char *terminal, unsigned long long *goals,
+        long long *updates, int *errors) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < threads)
+        k_thread(t, threads, image, start, playouts, max_steps, park, seed, values,
+                 lane_start, lengths, terminal, goals, updates, errors);
+}
+"""
+
+
+def gpu_source() -> str:
+    """The CUDA source: the kernel's C source with one word per thread, and the entry."""
+    kernel = resources.files("reasoner.propnet").joinpath("kernel.h").read_text()
+    return ("#define KERNEL_WORDS 1\n#define KFN __device__ static inline\n"
+            + kernel + _ENTRY)
+
+
+def gpu_wanted() -> bool:
+    """Whether Simulate should try the GPU (``GDL_REASONER_GPU=1``)."""
+    return os.environ.get(GPU_ENV, "") not in ("", "0")
+
+
+@dataclass(frozen=True)
+class GpuRun:
+    """One run's columns (on the host) and its figures."""
+
+    lengths: np.ndarray
+    terminal: np.ndarray
+    goals: np.ndarray  # playout x role x 2 words of goal value bits
+    updates: int
+    kernel_seconds: float
+    threads: int
+
+
+class GpuKernel:
+    """A network's image on the GPU and the compiled kernel."""
+
+    def __init__(self, image: KernelImage, park: int, cupy: Any) -> None:
+        self.cp = cupy
+        self.image = image
+        self.park = park
+        self.module = cupy.RawModule(code=gpu_source(), options=("--std=c++14",))
+        self.function = self.module.get_function("k_playouts")
+        self.device_image = cupy.asarray(image.data)
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        self.device = name.decode() if isinstance(name, bytes) else str(name)
+
+    def threads_for(self, playouts: int) -> int:
+        """Threads for ``playouts``: enough for several playouts a lane, as many as the free
+        memory's share holds."""
+        free, _ = self.cp.cuda.runtime.memGetInfo()
+        per_thread = self.image.rows * 8 + 64 * 4
+        by_memory = int(free * _MEMORY_SHARE) // per_thread
+        wanted = max(1, -(-playouts // (64 * 4)))
+        threads = min(wanted, by_memory, _MAX_THREADS)
+        if threads < 1:
+            raise MemoryError("the GPU's free memory holds no value table")
+        return threads
+
+    def run(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
+            threads: int | None = None) -> GpuRun:
+        """``playouts`` random playouts from ``start`` (a byte per fluent).
+
+        Raises:
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        cp = self.cp
+        threads = threads or self.threads_for(playouts)
+        roles = self.image.roles
+        values = cp.zeros(self.image.rows * threads, dtype=cp.uint64)
+        lane_start = cp.zeros(threads * 64, dtype=cp.int32)
+        lengths = cp.zeros(playouts, dtype=cp.int32)
+        terminal = cp.zeros(playouts, dtype=cp.uint8)
+        goals = cp.zeros(playouts * roles * 2, dtype=cp.uint64)
+        updates = cp.zeros(threads, dtype=cp.int64)
+        errors = cp.zeros(threads * 3, dtype=cp.int32)
+        device_start = cp.asarray(start.astype(np.uint8))
+        blocks = -(-threads // _THREADS_PER_BLOCK)
+        cp.cuda.Device().synchronize()
+        began = time.perf_counter()
+        self.function((blocks,), (_THREADS_PER_BLOCK,), (
+            self.device_image, device_start, np.int64(playouts), np.int32(threads),
+            np.int32(max_steps), np.int32(self.park), np.uint64(seed & (2**64 - 1)), values,
+            lane_start, lengths, terminal, goals, updates, errors))
+        cp.cuda.Device().synchronize()
+        elapsed = time.perf_counter() - began
+        found = cp.asnumpy(errors).reshape(threads, 3)
+        failed = np.flatnonzero(found[:, 0])
+        if len(failed):
+            _, role, step = found[failed[0]].tolist()
+            raise NoLegalMoveError(f"role index {role} has no legal move in a non-terminal "
+                                   f"state after {step} steps")
+        return GpuRun(cp.asnumpy(lengths), cp.asnumpy(terminal),
+                      cp.asnumpy(goals).reshape(playouts, roles, 2),
+                      int(cp.asnumpy(updates).sum()), elapsed, threads)
+
+    def playouts(self, start: np.ndarray, playouts: int, seed: int,
+                 max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """The columns of :meth:`run` and its state updates."""
+        run = self.run(start, playouts, seed, max_steps)
+        return run.lengths, run.terminal, run.goals, run.updates
+
+
+def gpu_kernel(image: KernelImage, park: int) -> tuple[GpuKernel | None, str]:
+    """The image's GPU kernel, or None and why not (no CuPy, no GPU, a failed compile)."""
+    try:
+        import cupy  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as error:
+        return None, f"CuPy is not installed ({error}; pip install .[gpu])"
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return None, "no NVIDIA GPU is present"
+        return GpuKernel(image, park, cupy), ""
+    except Exception as error:  # any CUDA failure means: the CPU answers
+        return None, f"the GPU kernel is unavailable ({type(error).__name__}: {error})"

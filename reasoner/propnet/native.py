@@ -1,0 +1,297 @@
+"""The native backend: the network answered by the compiled playout kernel.
+
+The same network as the Python backend (:class:`reasoner.propnet.machine.PropnetMachine`)
+and the same ids, evaluated by C (``_native.c`` over ``kernel.h``) instead of generated
+Python, with nothing compiled per game: the network is flattened into an image
+(:func:`reasoner.propnet.flat.flatten`) that the kernel interprets.
+
+* State queries go one state at a time: every thread keeps its own evaluator, which
+  re-evaluates only what differs from the state it last saw.
+* ``simulate`` runs bit-parallel playouts, 256 lanes a block, a lane starting its next
+  playout as soon as one ends, with the Python lock released; it goes in chunks, whose
+  sizes follow from the seed alone, and ``check`` is called between them. Recording the
+  trajectories makes the kernel write every move it draws: the same playouts either way.
+* With CuPy and an NVIDIA GPU, ``simulate`` runs on the GPU
+  (:mod:`reasoner.propnet.gpu`) when asked to, falling back to the CPU with a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from reasoner.engine.values import Goals, StateInfo
+from reasoner.engine.walk import Simulation
+from reasoner.errors import NoLegalMoveError
+from reasoner.propnet.flat import KernelImage, flatten
+from reasoner.propnet.network import Network
+
+__all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "native_refusal", "park_lanes",
+           "playout_columns"]
+
+log = logging.getLogger(__name__)
+
+_native: Any
+try:
+    from reasoner.propnet import _native
+except ImportError as _error:  # the package was installed without a working C compiler
+    _native = None
+    _MISSING = f"the native kernel is not built ({_error})"
+else:
+    _MISSING = ""
+
+LANES = 256  # lanes in a CPU block: 4 words of 64
+# A block's value table larger than this is not worth it (a network of millions of
+# signals): the Python backend takes the game instead.
+MAX_TABLE_BYTES = 256 * 2**20
+# A chunk of playouts aims at this many state updates (about 0.1 s on breakthrough), so
+# that ``check`` runs often enough; the first chunk has this many playouts.
+_CHUNK_UPDATES = 2**18
+_FIRST_CHUNK = 1024
+_MAX_CHUNK = 2**20
+# The playout length assumed when sizing the goal parking (see park_lanes).
+_ASSUMED_LENGTH = 30
+_TRACE_FULL = 2  # kernel.h's K_TRACE_FULL
+
+
+def native_refusal(network: Network | None = None) -> str:
+    """Why the native kernel cannot take ``network`` (or any network when None), or ""."""
+    if _native is None:
+        return _MISSING
+    if network is None:
+        return ""
+    rows = network.inputs + network.nodes + 2 + len(network.move_texts) + \
+        len(network.fluent_texts)
+    if rows * LANES // 8 > MAX_TABLE_BYTES:
+        return (f"the native kernel needs {rows * LANES // 8 / 2**20:,.0f} MiB a block for "
+                f"{rows:,} rows, more than {MAX_TABLE_BYTES // 2**20} MiB")
+    if network.size.edges * 2 + rows * 4 >= 2**31:
+        return "the network is too large for the native kernel's 32-bit image"
+    return ""
+
+
+def park_lanes(image: KernelImage, lanes: int) -> int:
+    """How many ended lanes wait for one evaluation of the goal program: where goals cost
+    ``G`` against ``S`` for a step, parking ``P`` of ``L`` lanes costs about ``S * P / 2L``
+    a step in idle lanes and saves ``G * (L / length) * (1 - 1/P)``; the best ``P`` is
+    ``L * sqrt(2G / (S * length))``, at least 1 and at most half the lanes."""
+    header = image.header
+    step = max(1, header["info_len"] + header["next_len"])
+    best = lanes * math.sqrt(2 * header["goal_len"] / (step * _ASSUMED_LENGTH))
+    return max(1, min(lanes // 2, round(best)))
+
+
+def playout_columns(goal_masks: np.ndarray) -> tuple[np.ndarray, list[Goals]]:
+    """The goal table (playout x role: the value, -1 for none or several) and every
+    playout's goal values, from the kernel's masks (playout x role x 2 words: values 0..63
+    in the first, 64..100 in the second)."""
+    playouts, roles = goal_masks.shape[0], goal_masks.shape[1]
+    low = goal_masks[:, :, 0]
+    high = goal_masks[:, :, 1]
+    counts = np.bitwise_count(low) + np.bitwise_count(high)
+    single_low = np.where(low != 0, _bit_index(low), 64 + _bit_index(high))
+    table = np.where(counts == 1, single_low, -1).astype(np.int64)
+    if not playouts:
+        return table, []
+    flat = np.ascontiguousarray(goal_masks.reshape(playouts, roles * 2), dtype=np.uint64)
+    keys = flat.view(np.dtype((np.void, 8 * roles * 2))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    distinct = [tuple(tuple(v for v in range(101) if (row[2 * r + (v >= 64)] >> (v & 63)) & 1)
+                      for r in range(roles))
+                for row in flat[first].tolist()]
+    return table, [distinct[i] for i in inverse.ravel().tolist()]
+
+
+def _bit_index(words: np.ndarray) -> np.ndarray:
+    """The index of the highest set bit of each word (0 where none)."""
+    result = np.zeros(words.shape, dtype=np.int64)
+    rest = words.astype(np.uint64)
+    for shift in (32, 16, 8, 4, 2, 1):
+        moved = rest >> np.uint64(shift)
+        has = moved != 0
+        result += np.where(has, shift, 0)
+        rest = np.where(has, moved, rest)
+    return result
+
+
+class NativeMachine:
+    """A network answered by the native kernel (see the module documentation and
+    :class:`reasoner.asp.machine.Machine` for the interface)."""
+
+    def __init__(self, network: Network) -> None:
+        if _native is None:
+            raise RuntimeError(_MISSING)
+        self.network = network
+        self.roles = network.roles
+        self.fluent_texts = network.fluent_texts
+        self.move_texts = network.move_texts
+        self.move_role = network.move_role
+        self.ground_atom_count = network.ground_atoms
+        self.image = flatten(network)
+        self._bytes = self.image.bytes
+        self._park = park_lanes(self.image, LANES)
+        self._local = threading.local()
+        self.init_bits: int = self._single().initial()
+        self.gpu: Any = None  # a reasoner.propnet.gpu.GpuKernel, when attached
+
+    def _single(self) -> Any:
+        """This thread's one-state evaluator."""
+        single = getattr(self._local, "single", None)
+        if single is None:
+            assert _native is not None
+            single = self._local.single = _native.Single(self._bytes)
+        return single
+
+    def _goals(self, bits: int) -> Goals:
+        goals: Goals = self._single().goals(bits)
+        return goals
+
+    def info(self, bits: int) -> StateInfo:
+        """Legal moves, terminal and goals of a state."""
+        legal, terminal = self._single().info(bits)
+        return StateInfo(legal, terminal, goal_function=self._goals, bits=bits)
+
+    def transition(self, bits: int, joint: tuple[int, ...],
+                   current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
+        """The state's own info (with ``current``), its successor under ``joint`` (one move
+        id per role) and the successor's info."""
+        single = self._single()
+        own = self.info(bits) if current else None
+        following: int = single.next(bits, joint)
+        legal, terminal = single.info(following)
+        return own, following, StateInfo(legal, terminal, goal_function=self._goals,
+                                         bits=following)
+
+    @property
+    def park(self) -> int:
+        """Ended lanes that wait for one evaluation of the goals (see park_lanes)."""
+        return self._park
+
+    def start_bytes(self, bits: int) -> np.ndarray:
+        """A state as the kernel takes it: one byte per fluent."""
+        return np.frombuffer(bytes((bits >> f) & 1 for f in range(self.image.fluents)),
+                             dtype=np.uint8)
+
+    def playout_updates(self, bits: int, playouts: int, seed: int, max_steps: int) -> int:
+        """State updates of ``playouts`` kernel playouts whose ends are not kept (the
+        bench's measure of the kernel alone, without the columns' conversion)."""
+        lengths = np.zeros(playouts, dtype=np.int32)
+        terminal = np.zeros(playouts, dtype=np.uint8)
+        masks = np.zeros((playouts, len(self.roles), 2), dtype=np.uint64)
+        updates, error, _, _, _ = _native.playouts(
+            self._bytes, self.start_bytes(bits).tobytes(), playouts, seed, max_steps,
+            self._park, lengths, terminal, masks)
+        if error:
+            raise NoLegalMoveError("a role has no legal move in a non-terminal state")
+        return int(updates)
+
+    def single_playouts(self, bits: int, playouts: int, seed: int, max_steps: int) -> int:
+        """State updates of ``playouts`` random playouts one state at a time, all in C
+        (the measure of the one-state path without Python between steps)."""
+        updates: int = self._single().playouts(bits, playouts, seed, max_steps)
+        return updates
+
+    def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
+                 record: bool = False, check: Callable[[], None] | None = None,
+                 gpu: bool | None = None) -> Simulation:
+        """Seeded random playouts from ``bits`` on the kernel; with ``gpu`` (or, when None,
+        an attached GPU kernel) on the GPU, falling back to the CPU with a log line.
+
+        Raises:
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        start = self.start_bytes(bits)
+        use_gpu = self.gpu is not None if gpu is None else gpu
+        if use_gpu and self.gpu is not None and playouts and not record:
+            try:
+                lengths, terminal, masks, updates = self.gpu.playouts(
+                    start, playouts, seed, max_steps)
+            except NoLegalMoveError:
+                raise
+            except Exception as error:  # any GPU failure: the CPU answers
+                log.warning("GPU playouts failed (%s); the CPU runs them", error)
+            else:
+                return self._simulation(lengths, terminal, masks, updates)
+        return self._cpu(start, playouts, seed, max_steps, check, record)
+
+    def _cpu(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
+             check: Callable[[], None] | None, record: bool) -> Simulation:
+        assert _native is not None
+        roles = len(self.roles)
+        lengths = np.zeros(playouts, dtype=np.int32)
+        terminal = np.zeros(playouts, dtype=np.uint8)
+        masks = np.zeros((playouts, roles, 2), dtype=np.uint64)
+        done = 0
+        updates = 0
+        size = _FIRST_CHUNK
+        chunk = 0
+        raw = start.tobytes()
+        trajectories: list[tuple[tuple[int, ...], ...]] = []
+        while done < playouts:
+            if check is not None:
+                check()
+            count = min(size, playouts - done)
+            part = slice(done, done + count)
+            arguments = (self._bytes, raw, count, _chunk_seed(seed, chunk), max_steps,
+                         self._park, lengths[part], terminal[part], masks[part])
+            if record:
+                made, error, role, step, paths = self._recorded(arguments, count, max_steps)
+                trajectories += paths
+            else:
+                made, error, role, step, _ = _native.playouts(*arguments)
+            if error:
+                raise NoLegalMoveError(f"role {self.roles[role]} has no legal move in a "
+                                       f"non-terminal state after {step} steps")
+            updates += made
+            done += count
+            chunk += 1
+            # The next chunk's size follows from the lengths so far: the seed fixes it.
+            mean = max(1.0, updates / done)
+            size = max(_FIRST_CHUNK, min(_MAX_CHUNK, int(_CHUNK_UPDATES / mean)))
+        return self._simulation(lengths, terminal, masks, updates, trajectories)
+
+    def _recorded(self, arguments: tuple[Any, ...], count: int, max_steps: int
+                  ) -> tuple[int, int, int, int, list[tuple[tuple[int, ...], ...]]]:
+        """One chunk with its moves recorded: the trace grows until it holds them (the
+        same playouts each time), then becomes each playout's joint moves, in the order
+        the playouts ended (the columns' order)."""
+        assert _native is not None
+        width = 2 + len(self.roles)
+        capacity = max(1024, min(count * max_steps, count * 64))
+        while True:
+            trace = np.zeros((capacity, width), dtype=np.int32)
+            started = np.zeros(count, dtype=np.int32)
+            made, error, role, step, entries = _native.playouts(*arguments, trace, started)
+            if error != _TRACE_FULL:
+                break
+            capacity *= 4
+        if error:
+            return made, error, role, step, []
+        trace = trace[:entries]
+        order = np.lexsort((trace[:, 1], trace[:, 0]))
+        moves = trace[order, 2:].tolist()
+        per_playout = np.bincount(trace[:, 0], minlength=count).tolist()
+        paths: list[tuple[tuple[int, ...], ...]] = []
+        at = 0
+        for length in per_playout:
+            paths.append(tuple(map(tuple, moves[at:at + length])))
+            at += length
+        return made, error, role, step, [paths[i] for i in started.tolist()]
+
+    def _simulation(self, lengths: np.ndarray, terminal: np.ndarray, masks: np.ndarray,
+                    updates: int, trajectories: list[tuple[tuple[int, ...], ...]] | None = None
+                    ) -> Simulation:
+        table, goals = playout_columns(masks)
+        return Simulation(lengths.tolist(), terminal.astype(bool).tolist(), goals,
+                          trajectories or [], int(updates), True, table.ravel().tolist())
+
+
+def _chunk_seed(seed: int, chunk: int) -> int:
+    """A chunk's own seed for the kernel's generator (any int64)."""
+    mixed = (seed * 0x9E3779B97F4A7C15 + chunk * 0xD1B54A32D192ED03) & (2**64 - 1)
+    return mixed - 2**64 if mixed >= 2**63 else mixed
