@@ -285,12 +285,12 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
         kernel.run(start_state, playouts, seed, _NO_CAP)  # compiled and warm
         for run in range(runs):
             while True:  # enough playouts for about ``seconds`` of kernel time
-                done = kernel.run(start_state, playouts, seed + run, _NO_CAP)
-                if done.kernel_seconds >= seconds / 4 or playouts >= 1 << 26:
+                measured = kernel.run(start_state, playouts, seed + run, _NO_CAP)
+                if measured.kernel_seconds >= seconds / 4 or playouts >= 1 << 26:
                     break
                 playouts *= 4
-            rates.append(done.updates / done.kernel_seconds)
-            counts.append(done.updates)
+            rates.append(measured.updates / measured.kernel_seconds)
+            counts.append(measured.updates)
         print(f"gpu-batch: {kernel.device}", file=sys.stderr)
         return _medians(name, mode, game, rates, counts, [load_ms])
     for run in range(runs):
