@@ -42,6 +42,10 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-concurrent-rpcs", type=int, default=256,
                    help="calls in progress or queued at once; one more is refused with "
                         "RESOURCE_EXHAUSTED")
+    p.add_argument("--gpu", action="store_true",
+                   help="run Simulate's playouts (4,096 or more) on an NVIDIA GPU where CuPy "
+                        "finds one (pip install .[gpu]); else, and on any GPU failure, the "
+                        "CPU runs them, with a log line")
     p.set_defaults(run=_serve)
 
 
@@ -56,6 +60,12 @@ def _serve(args: argparse.Namespace) -> int:
     from reasoner.server.app import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if args.gpu:
+        import os
+
+        from reasoner.propnet.gpu import GPU_ENV
+
+        os.environ[GPU_ENV] = "1"  # read by every game's machine, here and in --processes
     games = Path(args.games) if args.games else None
     if games is not None and not games.is_dir():
         raise UsageError(f"--games {games} is not a folder")

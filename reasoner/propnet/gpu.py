@@ -82,10 +82,12 @@ class GpuRun:
 class GpuKernel:
     """A network's image on the GPU and the compiled kernel."""
 
-    def __init__(self, image: KernelImage, park: int, cupy: Any) -> None:
+    def __init__(self, image: KernelImage, park: int, roles: tuple[str, ...],
+                 cupy: Any) -> None:
         self.cp = cupy
         self.image = image
         self.park = park
+        self.roles = roles
         self.module = cupy.RawModule(code=gpu_source(), options=("--std=c++14",))
         self.function = self.module.get_function("k_playouts")
         self.device_image = cupy.asarray(image.data)
@@ -135,8 +137,8 @@ class GpuKernel:
         failed = np.flatnonzero(found[:, 0])
         if len(failed):
             _, role, step = found[failed[0]].tolist()
-            raise NoLegalMoveError(f"role index {role} has no legal move in a non-terminal "
-                                   f"state after {step} steps")
+            raise NoLegalMoveError(f"role {self.roles[role]} has no legal move in a "
+                                   f"non-terminal state after {step} steps")
         return GpuRun(cp.asnumpy(lengths), cp.asnumpy(terminal),
                       cp.asnumpy(goals).reshape(playouts, roles, 2),
                       int(cp.asnumpy(updates).sum()), elapsed, threads)
@@ -148,7 +150,8 @@ class GpuKernel:
         return run.lengths, run.terminal, run.goals, run.updates
 
 
-def gpu_kernel(image: KernelImage, park: int) -> tuple[GpuKernel | None, str]:
+def gpu_kernel(image: KernelImage, park: int,
+               roles: tuple[str, ...]) -> tuple[GpuKernel | None, str]:
     """The image's GPU kernel, or None and why not (no CuPy, no GPU, a failed compile)."""
     try:
         import cupy  # type: ignore[import-not-found, unused-ignore]
@@ -157,6 +160,6 @@ def gpu_kernel(image: KernelImage, park: int) -> tuple[GpuKernel | None, str]:
     try:
         if cupy.cuda.runtime.getDeviceCount() < 1:
             return None, "no NVIDIA GPU is present"
-        return GpuKernel(image, park, cupy), ""
+        return GpuKernel(image, park, roles, cupy), ""
     except Exception as error:  # any CUDA failure means: the CPU answers
         return None, f"the GPU kernel is unavailable ({type(error).__name__}: {error})"

@@ -137,7 +137,9 @@ class NativeMachine:
         self._park = park_lanes(self.image, LANES)
         self._local = threading.local()
         self.init_bits: int = self._single().initial()
-        self.gpu: Any = None  # a reasoner.propnet.gpu.GpuKernel, when attached
+        self._gpu: Any = None  # a reasoner.propnet.gpu.GpuKernel once built
+        self._gpu_tried = False
+        self._gpu_lock = threading.Lock()
 
     def _single(self) -> Any:
         """This thread's one-state evaluator."""
@@ -196,27 +198,48 @@ class NativeMachine:
         updates: int = self._single().playouts(bits, playouts, seed, max_steps)
         return updates
 
+    def gpu_kernel(self) -> Any:
+        """The network's GPU kernel, built on first use (None, said once in the log, where
+        there is no CuPy or GPU)."""
+        with self._gpu_lock:
+            if not self._gpu_tried:
+                from reasoner.propnet.gpu import gpu_kernel
+
+                self._gpu_tried = True
+                self._gpu, reason = gpu_kernel(self.image, self._park, self.roles)
+                if self._gpu is None:
+                    log.warning("no GPU for the playouts: %s; the CPU runs them", reason)
+            return self._gpu
+
     def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
                  record: bool = False, check: Callable[[], None] | None = None,
                  gpu: bool | None = None) -> Simulation:
-        """Seeded random playouts from ``bits`` on the kernel; with ``gpu`` (or, when None,
-        an attached GPU kernel) on the GPU, falling back to the CPU with a log line.
+        """Seeded random playouts from ``bits`` on the kernel. With ``gpu`` (by default:
+        when ``GDL_REASONER_GPU`` is set, as ``serve --gpu`` does) and at least
+        :data:`reasoner.propnet.gpu.MIN_GPU_PLAYOUTS` playouts not recorded, on the GPU;
+        where it is absent or fails (busy, out of memory), on the CPU, with a log line.
+        The GPU's playouts follow the seed too, but are not the CPU's.
 
         Raises:
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
+        from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_wanted
+
         start = self.start_bytes(bits)
-        use_gpu = self.gpu is not None if gpu is None else gpu
-        if use_gpu and self.gpu is not None and playouts and not record:
-            try:
-                lengths, terminal, masks, updates = self.gpu.playouts(
-                    start, playouts, seed, max_steps)
-            except NoLegalMoveError:
-                raise
-            except Exception as error:  # any GPU failure: the CPU answers
-                log.warning("GPU playouts failed (%s); the CPU runs them", error)
-            else:
-                return self._simulation(lengths, terminal, masks, updates)
+        if gpu is None:
+            gpu = gpu_wanted()
+        if gpu and playouts >= MIN_GPU_PLAYOUTS and not record:
+            kernel = self.gpu_kernel()
+            if kernel is not None:
+                try:
+                    lengths, terminal, masks, updates = kernel.playouts(
+                        start, playouts, seed, max_steps)
+                except NoLegalMoveError:
+                    raise
+                except Exception as error:  # any GPU failure: the CPU answers
+                    log.warning("GPU playouts failed (%s); the CPU runs them", error)
+                else:
+                    return self._simulation(lengths, terminal, masks, updates)
         return self._cpu(start, playouts, seed, max_steps, check, record)
 
     def _cpu(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
