@@ -136,7 +136,7 @@ def _mean_close(a: list[int], b: list[int]) -> bool:
     """Two samples' means within five standard errors of each other."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     error = math.sqrt(x.var() / len(x) + y.var() / len(y))
-    return abs(x.mean() - y.mean()) <= 5 * max(error, 1e-9)
+    return bool(abs(x.mean() - y.mean()) <= 5 * max(error, 1e-9))
 
 
 def _assert_same_statistics(got: Simulation, expected: Simulation) -> None:
@@ -271,9 +271,9 @@ def test_playouts_release_the_python_lock() -> None:
 
     native, _ = _pair((GAMES / "connectfour.kif").read_text())
     count = 200_000
-    arguments = (native.image.bytes, native.start_bytes(native.init_bits).tobytes(), count,
-                 1, 1000, native.park, np.zeros(count, dtype=np.int32),
-                 np.zeros(count, dtype=np.uint8), np.zeros((count, 2, 2), dtype=np.uint64))
+    image, start = native.image.bytes, native.start_bytes(native.init_bits).tobytes()
+    lengths, terminal = np.zeros(count, dtype=np.int32), np.zeros(count, dtype=np.uint8)
+    masks = np.zeros((count, 2, 2), dtype=np.uint64)
     running = threading.Event()
     finished = threading.Event()
     beats = [0]
@@ -282,7 +282,7 @@ def test_playouts_release_the_python_lock() -> None:
     def playouts() -> None:
         running.set()
         before = beats[0]
-        _native.playouts(*arguments)
+        _native.playouts(image, start, count, 1, 1000, native.park, lengths, terminal, masks)
         during.append(beats[0] - before)
         finished.set()
 
