@@ -1,7 +1,12 @@
 # The CPU build of the playout kernel (_native.c); see reasoner/propnet/native.py.
 from collections.abc import Sequence
+from typing import Any
 
-from _typeshed import ReadableBuffer, WriteableBuffer
+import numpy as np
+from _typeshed import ReadableBuffer
+
+# numpy arrays are buffers too (typeshed's Buffer protocol needs Python 3.12 to say so).
+WriteableBuffer = np.ndarray[Any, Any]
 
 WORDS: int
 MAGIC: int
