@@ -87,4 +87,4 @@ proto: $(STAMP)
 		--grpc_python_out=. proto/reasoner/v1/reasoner.proto
 
 clean:
-	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache reasoner/propnet/*.so

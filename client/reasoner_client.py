@@ -193,10 +193,11 @@ class ReasonerClient:
                   strict: bool = False) -> RemoteGame:
         """Load a game (idempotent) and return a handle with its tables.
 
-        ``backend`` is "clingo", "propnet", "position" (each position ground as it is
-        asked, for games too large to ground once), "topdown" (each position answered by
-        SWI-Prolog) or "auto" (the network when it builds within its bounds, else clingo,
-        else topdown, else position); :attr:`RemoteGame.backend` says which one answers.
+        ``backend`` is "clingo", "native" (the network on the compiled kernel), "propnet"
+        (the network as Python), "position" (each position ground as it is asked, for games
+        too large to ground once), "topdown" (each position answered by SWI-Prolog) or
+        "auto" (the network when it builds within its bounds, on the kernel where it is
+        built, else clingo, else topdown, else position); :attr:`RemoteGame.backend` says which one answers.
         ``strict`` refuses what the default reading accepts with a warning (a name with two
         arities, a connective inside a term, a flat base fact).
         """
@@ -237,8 +238,8 @@ class RemoteGame:
         self.move_texts: tuple[str, ...] = tuple(m.text for m in info.moves)
         self.move_role: tuple[int, ...] = tuple(m.role for m in info.moves)
         self.warnings: tuple[str, ...] = tuple(info.warnings)
-        # The backend that answers ("clingo", "propnet", "topdown" or "position") and why
-        # auto chose another than the network.
+        # The backend that answers ("native", "clingo", "propnet", "topdown" or "position")
+        # and why auto chose another than the network on the kernel.
         self.backend: str = info.statistics.backend
         self.backend_note: str = info.statistics.backend_note
         self._by_text = {(self.roles[r], t): i

@@ -58,7 +58,8 @@ class SweepResult:
     steps: int = 0
     seconds: float = 0.0
     rules: int = 0  # ground rules of the instantiated game (instantiation sweeps)
-    backend: str = ""  # the backend it loaded on ("propnet", "clingo", "topdown", "position")
+    # the backend it loaded on ("native", "propnet", "clingo", "topdown", "position")
+    backend: str = ""
     gates: int = 0  # of its network, when it got one
 
     def as_dict(self) -> dict[str, Any]:
@@ -224,7 +225,7 @@ def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
     for f in fates:
         name = str(Path(f.path).relative_to(root)) if root else f.path
         reason = f.reason if len(f.reason) <= 140 else f.reason[:137] + "..."
-        gates = f"{f.gates:>7}" if f.backend == "propnet" else f"{'-':>7}"
+        gates = f"{f.gates:>7}" if f.backend in ("native", "propnet") else f"{'-':>7}"
         lines.append(f"{name:<58} {f.fate:<12} {f.roles:>5} {f.fluents:>7} {f.moves:>6} "
                      f"{f.rules:>7} {gates} {f.load_ms:>8.1f} {f.steps:>6} {f.seconds:>8.2f}"
                      f"  {reason}")
@@ -236,8 +237,8 @@ def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
     if loaded:
         backends = Counter(f.backend for f in loaded)
         lines.append(f"backends of the {len(loaded)} files that loaded: "
-                     + ", ".join(f"{backends[b]} {b}" for b in ("propnet", "clingo", "topdown",
-                                                                     "position")
+                     + ", ".join(f"{backends[b]} {b}" for b in ("native", "propnet", "clingo",
+                                                                     "topdown", "position")
                                  if backends[b]))
         load = sorted(f.load_ms / 1000 for f in loaded)
         lines.append(f"load seconds: median {_quantile(load, 0.5):.2f}, 90th percentile "

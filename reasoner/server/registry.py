@@ -107,8 +107,8 @@ class GameRegistry:
         Raises:
             GdlError: the text is not valid GDL.
             ResourceLimitError: grounding exceeded the registry's limits, the game alone
-                would take more than the cache's bytes, or the "propnet" backend was asked
-                for and the network exceeds its bounds.
+                would take more than the cache's bytes, or the "propnet" or "native" backend
+                was asked for and the network exceeds its bounds (or the kernel's).
             ValueError: an unknown backend.
         """
         check_backend(backend)
