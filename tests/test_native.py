@@ -346,3 +346,23 @@ def test_the_image_header_is_the_kernels() -> None:
     enum = text.split("enum {", 1)[1].split("};", 1)[0]
     names = [n.strip().removeprefix("H_").lower() for n in enum.replace("\n", " ").split(",")]
     assert names == [*HEADER, "size"]
+
+
+def test_simulate_on_the_gpu_path_plays_like_the_cpu() -> None:
+    """Simulate's GPU path (the GPU build's logic, here run on the CPU thread by thread):
+    its playouts have the CPU build's statistics, and the bench's GPU check says so."""
+    from reasoner.cli.benchmarks import gpu_check
+    from reasoner.propnet.gpu import EmulatedGpuKernel
+
+    game = Game.from_file(GAMES / "connectfour.kif", backend="native")
+    native = game.machine
+    assert isinstance(native, NativeMachine)
+    kernel = EmulatedGpuKernel(native.image, native.park, native.roles)
+    native.attach_gpu(kernel)
+    on_gpu = native.simulate(native.init_bits, 20_000, seed=6, max_steps=1000, gpu=True)
+    on_cpu = native.simulate(native.init_bits, 20_000, seed=6, max_steps=1000, gpu=False)
+    assert on_gpu.lengths != on_cpu.lengths  # the GPU's own playouts
+    _assert_same_statistics(on_gpu, on_cpu)
+    check = gpu_check("connectfour", game, native, kernel, 20_000, seed=7)
+    assert check.agree and check.device == kernel.device
+    assert set(check.gpu_shares) == {0, 50, 100}

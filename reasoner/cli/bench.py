@@ -125,7 +125,7 @@ def _measure(path: str, text: str, wanted: list[str],
         elif backend.startswith(("native", "gpu")) and native_refusal():
             results.append(Skipped(game, backend, native_refusal()))
         elif backend in NATIVE_MODES:
-            results.append(bench_native(path, text, backend, **common))
+            results += bench_native(path, text, backend, **common)
         elif backend in ("clingo", "propnet", "native", *_BY_POSITION):
             results.append(bench_game(path, text, backend=backend, **common))
         elif backend.startswith("propnet-batch-"):
@@ -153,6 +153,12 @@ def _line(result: Any) -> str:
 
     if isinstance(result, Skipped):
         return f"{result.game:<16} {result.backend:<20} {result.reason}"
+    if result.backend == "gpu-check":
+        verdict = "agree" if result.agree else "DISAGREE"
+        return (f"{result.game:<16} {'gpu-check':<20} {verdict} on {result.device}: "
+                f"{result.playouts:,} playouts each, first role's goals GPU "
+                f"{result.gpu_shares} / CPU {result.cpu_shares}, mean length "
+                f"{result.gpu_mean_length} / {result.cpu_mean_length}")
     if result.backend == "propnet-size":
         return (f"{result.game:<16} {'network':<20} {result.propositions:,} propositions, "
                 f"{result.gates:,} gates, {result.edges:,} edges; built in "

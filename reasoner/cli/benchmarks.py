@@ -34,9 +34,9 @@ _NO_CAP = 1 << 30  # playouts run to the end
 # position by position (chess, 40 ms a step) would otherwise overrun --seconds by its length.
 _CHUNK = 16
 
-__all__ = ["NATIVE_MODES", "BenchResult", "NetworkFigures", "Skipped", "bench_batch",
-           "bench_game", "bench_native", "bench_reference", "network_figures", "percentile",
-           "playout_rate", "probe_load"]
+__all__ = ["NATIVE_MODES", "BenchResult", "GpuCheck", "NetworkFigures", "Skipped",
+           "bench_batch", "bench_game", "bench_native", "bench_reference", "gpu_check",
+           "network_figures", "percentile", "playout_rate", "probe_load"]
 
 # The native kernel's rows (bench_native).
 NATIVE_MODES = ("native-one-state", "native-batch", "native-batch-2p", "gpu-batch")
@@ -263,12 +263,67 @@ def _native_rate(text: str, mode: str, seconds: float, seed: int,
     return updates, time.perf_counter() - began
 
 
+@dataclass(frozen=True)
+class GpuCheck:
+    """The GPU's playouts against the CPU build's: the first role's share of each goal
+    value and the mean length of the same number of playouts on each, and whether they
+    agree within sampling error (five standard errors)."""
+
+    game: str
+    backend: str  # "gpu-check"
+    device: str
+    playouts: int
+    gpu_shares: dict[int, float]
+    cpu_shares: dict[int, float]
+    gpu_mean_length: float
+    cpu_mean_length: float
+    agree: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def gpu_check(name: str, game: Game, machine: Any, kernel: Any, playouts: int,
+              seed: int) -> GpuCheck:
+    """Compare ``playouts`` GPU playouts with as many on the CPU build."""
+    import math
+
+    import numpy as np
+
+    from reasoner.propnet.native import playout_columns
+
+    start = machine.start_bytes(game.initial_state.bits)
+    on_gpu = kernel.run(start, playouts, seed, 1000)
+    gpu_table, _ = playout_columns(on_gpu.goals)
+    cpu = machine.simulate(game.initial_state.bits, playouts, seed, 1000, gpu=False)
+    cpu_first = np.asarray(cpu.goal_table, dtype=np.int64).reshape(playouts, -1)[:, 0]
+    gpu_first = gpu_table[:, 0]
+    values = sorted(set(cpu_first.tolist()) | set(gpu_first.tolist()))
+    agree = True
+    gpu_shares: dict[int, float] = {}
+    cpu_shares: dict[int, float] = {}
+    for value in values:
+        p, q = float((gpu_first == value).mean()), float((cpu_first == value).mean())
+        pooled = (p + q) / 2
+        error = math.sqrt(max(pooled * (1 - pooled), 1e-12) * 2 / playouts)
+        agree &= abs(p - q) <= 5 * error
+        gpu_shares[value], cpu_shares[value] = round(p, 5), round(q, 5)
+    g = on_gpu.lengths.astype(float)
+    c = np.asarray(cpu.lengths, dtype=float)
+    error = math.sqrt(g.var() / len(g) + c.var() / len(c))
+    agree &= abs(g.mean() - c.mean()) <= 5 * max(error, 1e-9)
+    return GpuCheck(Path(name).stem, "gpu-check", kernel.device, playouts, gpu_shares,
+                    cpu_shares, round(float(g.mean()), 4), round(float(c.mean()), 4),
+                    bool(agree))
+
+
 def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float = 2.0,
-                 seed: int = 0) -> BenchResult | Skipped:
+                 seed: int = 0) -> list[BenchResult | Skipped | GpuCheck]:
     """Median playout rate of the native kernel in ``mode`` (one of :data:`NATIVE_MODES`):
     one state at a time with the walk in C, bit-parallel on one core, the same in two
     processes at once (their updates added over the common time), or on a GPU (kernel
-    time; Skipped, with the reason, where none is found)."""
+    time, then the GPU's statistics against the CPU's: :func:`gpu_check`; Skipped, with
+    the reason, where there is no GPU)."""
     start = time.perf_counter()
     game, machine = _native_game(text)
     load_ms = (time.perf_counter() - start) * 1e3
@@ -279,7 +334,7 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
 
         kernel, reason = gpu_kernel(machine.image, machine.park, machine.roles)
         if kernel is None:
-            return Skipped(Path(name).stem, mode, reason)
+            return [Skipped(Path(name).stem, mode, reason)]
         start_state = machine.start_bytes(game.initial_state.bits)
         playouts = 1 << 16
         kernel.run(start_state, playouts, seed, _NO_CAP)  # compiled and warm
@@ -292,7 +347,8 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
             rates.append(measured.updates / measured.kernel_seconds)
             counts.append(measured.updates)
         print(f"gpu-batch: {kernel.device}", file=sys.stderr)
-        return _medians(name, mode, game, rates, counts, [load_ms])
+        return [_medians(name, mode, game, rates, counts, [load_ms]),
+                gpu_check(name, game, machine, kernel, 100_000, seed)]
     for run in range(runs):
         if mode == "native-batch-2p":
             import concurrent.futures
@@ -313,7 +369,7 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
             updates, elapsed = _native_rate(text, mode, seconds, seed + 7919 * run)
             rates.append(updates / elapsed)
         counts.append(updates)
-    return _medians(name, mode, game, rates, counts, [load_ms])
+    return [_medians(name, mode, game, rates, counts, [load_ms])]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ import numpy as np
 from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.flat import KernelImage
 
-__all__ = ["GPU_ENV", "GpuKernel", "GpuRun", "gpu_kernel", "gpu_source", "gpu_wanted"]
+__all__ = ["GPU_ENV", "EmulatedGpuKernel", "GpuKernel", "GpuRun", "gpu_kernel", "gpu_source",
+           "gpu_wanted"]
 
 log = logging.getLogger(__name__)
 
@@ -95,12 +96,12 @@ class GpuKernel:
         self.device = name.decode() if isinstance(name, bytes) else str(name)
 
     def threads_for(self, playouts: int) -> int:
-        """Threads for ``playouts``: enough for several playouts a lane, as many as the free
-        memory's share holds."""
+        """Threads for ``playouts``: two playouts a lane, as many as the free memory's share
+        holds."""
         free, _ = self.cp.cuda.runtime.memGetInfo()
         per_thread = self.image.rows * 8 + 64 * 4
         by_memory = int(free * _MEMORY_SHARE) // per_thread
-        wanted = max(1, -(-playouts // (64 * 4)))
+        wanted = max(1, -(-playouts // (64 * 2)))  # two playouts a lane
         threads = min(wanted, by_memory, _MAX_THREADS)
         if threads < 1:
             raise MemoryError("the GPU's free memory holds no value table")
@@ -146,6 +147,47 @@ class GpuKernel:
     def playouts(self, start: np.ndarray, playouts: int, seed: int,
                  max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """The columns of :meth:`run` and its state updates."""
+        run = self.run(start, playouts, seed, max_steps)
+        return run.lengths, run.terminal, run.goals, run.updates
+
+
+class EmulatedGpuKernel:
+    """The GPU kernel's interface over the GPU build's logic compiled for the CPU
+    (``_threads.c``: one word a thread, the threads one after another): what the tests
+    drive the GPU path with where there is no GPU. Slow; never chosen by itself."""
+
+    def __init__(self, image: KernelImage, park: int, roles: tuple[str, ...],
+                 threads: int = 97) -> None:
+        from reasoner.propnet import _threads
+
+        self._threads = _threads
+        self.image = image
+        self.park = park
+        self.roles = roles
+        self.threads = threads
+        self.device = "the CPU, running the GPU build's logic thread by thread"
+
+    def run(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
+            threads: int | None = None) -> GpuRun:
+        """As :meth:`GpuKernel.run`."""
+        threads = threads or self.threads
+        lengths = np.zeros(playouts, dtype=np.int32)
+        terminal = np.zeros(playouts, dtype=np.uint8)
+        goals = np.zeros((playouts, self.image.roles, 2), dtype=np.uint64)
+        began = time.perf_counter()
+        updates, error, role, step = self._threads.playouts(
+            self.image.bytes, start.astype(np.uint8).tobytes(), playouts, threads,
+            (seed + 2**63) % 2**64 - 2**63, max_steps, self.park,
+            lengths, terminal, goals)
+        elapsed = time.perf_counter() - began
+        if error:
+            raise NoLegalMoveError(f"role {self.roles[role]} has no legal move in a "
+                                   f"non-terminal state after {step} steps")
+        return GpuRun(lengths, terminal, goals, updates, elapsed, threads)
+
+    def playouts(self, start: np.ndarray, playouts: int, seed: int,
+                 max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """As :meth:`GpuKernel.playouts`."""
         run = self.run(start, playouts, seed, max_steps)
         return run.lengths, run.terminal, run.goals, run.updates
 

@@ -198,6 +198,12 @@ class NativeMachine:
         updates: int = self._single().playouts(bits, playouts, seed, max_steps)
         return updates
 
+    def attach_gpu(self, kernel: Any) -> None:
+        """Use ``kernel`` (a :class:`reasoner.propnet.gpu.GpuKernel`, or the emulated one)
+        for the GPU's playouts instead of building one."""
+        with self._gpu_lock:
+            self._gpu, self._gpu_tried = kernel, True
+
     def gpu_kernel(self) -> Any:
         """The network's GPU kernel, built on first use (None, said once in the log, where
         there is no CuPy or GPU)."""
