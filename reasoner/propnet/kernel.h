@@ -181,23 +181,58 @@ KFN int k_lowest(k_word x) {  /* index of the lowest set bit of a nonzero word *
 /* Uniform choice of one legal move per lane of `live` (word k) for `role`, written to the
  * move inputs: a tournament of random keys drawn bit by bit, most significant first, until
  * one candidate is left in every lane (i.i.d. keys: each legal move equally likely). The
- * rows `scratch + m` hold each move's candidate lanes meanwhile. Returns the live lanes
- * without any legal move (0 when every lane has one). */
+ * rows `scratch + m` hold each move's candidate lanes meanwhile, and the moves still in
+ * the running are listed (up to K_LISTED of them; more are scanned in full), so that a
+ * round costs what is left, not the role's every move. Returns the live lanes without
+ * any legal move (0 when every lane has one). */
+#define K_LISTED 256
 KFN k_word k_choose(const k_net *net, int role, k_word live, k_word *v, long long stride,
                     int k, k_word *rng) {
     const int *moves = net->role_moves + net->role_off[role];
-    int count = net->role_off[role + 1] - net->role_off[role], i;
+    int count = net->role_off[role + 1] - net->role_off[role], i, n = 0;
     int inputs = net->fluents;
     int scratch = net->signals;  /* the first scratch rows: one per move */
-    k_word covered = 0, once = 0, twice = 0;
+    int listed[K_LISTED];
+    k_word covered, once = 0, twice = 0;
     for (i = 0; i < count; i++) {
         int m = moves[i];
         k_word c = KV(net->legal[m], k) & live;
         KV(scratch + m, k) = c;
+        KV(inputs + m, k) = 0;
+        if (c) {
+            if (n < K_LISTED) listed[n] = m;
+            n++;
+        }
         twice |= once & c;
         once |= c;
     }
     covered = once;
+    if (n <= K_LISTED) {
+        while (twice) {
+            k_word any = 0;
+            int kept = 0;
+            for (i = 0; i < n; i++) {
+                int m = listed[i];
+                k_word h = KV(scratch + m, k) & k_random(rng);
+                KV(inputs + m, k) = h;  /* the move's row holds the bit plane meanwhile */
+                any |= h;
+            }
+            once = 0;
+            twice = 0;
+            for (i = 0; i < n; i++) {
+                int m = listed[i];
+                k_word c = KV(scratch + m, k) & (KV(inputs + m, k) | ~any);
+                KV(scratch + m, k) = c;
+                KV(inputs + m, k) = 0;
+                if (c) listed[kept++] = m;
+                twice |= once & c;
+                once |= c;
+            }
+            n = kept;
+        }
+        for (i = 0; i < n; i++) KV(inputs + listed[i], k) = KV(scratch + listed[i], k);
+        return live & ~covered;
+    }
     while (twice) {
         k_word any = 0;
         for (i = 0; i < count; i++) {
@@ -205,7 +240,7 @@ KFN k_word k_choose(const k_net *net, int role, k_word live, k_word *v, long lon
             k_word c = KV(scratch + m, k);
             if (c) {
                 k_word h = c & k_random(rng);
-                KV(inputs + m, k) = h;  /* the move's row holds the bit plane meanwhile */
+                KV(inputs + m, k) = h;
                 any |= h;
             }
         }
