@@ -89,34 +89,40 @@ def park_lanes(image: KernelImage, lanes: int) -> int:
 def playout_columns(goal_masks: np.ndarray) -> tuple[np.ndarray, list[Goals]]:
     """The goal table (playout x role: the value, -1 for none or several) and every
     playout's goal values, from the kernel's masks (playout x role x 2 words: values 0..63
-    in the first, 64..100 in the second)."""
+    in the first, 64..100 in the second).
+
+    >>> masks = np.zeros((2, 2, 2), dtype=np.uint64)
+    >>> masks[0, 0, 1], masks[0, 1, 0], masks[1, 0, 0] = 1 << 36, 1, 0b101
+    >>> table, goals = playout_columns(masks)
+    >>> table.tolist(), goals
+    ([[100, 0], [-1, -1]], [((100,), (0,)), ((0, 2), ())])
+    """
     playouts, roles = goal_masks.shape[0], goal_masks.shape[1]
     low = goal_masks[:, :, 0]
     high = goal_masks[:, :, 1]
-    counts = np.bitwise_count(low) + np.bitwise_count(high)
-    single_low = np.where(low != 0, _bit_index(low), 64 + _bit_index(high))
-    table = np.where(counts == 1, single_low, -1).astype(np.int64)
+    one = np.uint64(1)
+    low_single = (low != 0) & ((low & (low - one)) == 0) & (high == 0)
+    high_single = (high != 0) & ((high & (high - one)) == 0) & (low == 0)
+    # log2 of a power of two is exact in float64.
+    table = np.full((playouts, roles), -1, dtype=np.int64)
+    table[low_single] = np.log2(low[low_single].astype(np.float64)).astype(np.int64)
+    table[high_single] = 64 + np.log2(high[high_single].astype(np.float64)).astype(np.int64)
     if not playouts:
         return table, []
-    flat = np.ascontiguousarray(goal_masks.reshape(playouts, roles * 2), dtype=np.uint64)
-    keys = flat.view(np.dtype((np.void, 8 * roles * 2))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    distinct = [tuple(tuple(v for v in range(101) if (row[2 * r + (v >= 64)] >> (v & 63)) & 1)
-                      for r in range(roles))
-                for row in flat[first].tolist()]
-    return table, [distinct[i] for i in inverse.ravel().tolist()]
-
-
-def _bit_index(words: np.ndarray) -> np.ndarray:
-    """The index of the highest set bit of each word (0 where none)."""
-    result = np.zeros(words.shape, dtype=np.int64)
-    rest = words.astype(np.uint64)
-    for shift in (32, 16, 8, 4, 2, 1):
-        moved = rest >> np.uint64(shift)
-        has = moved != 0
-        result += np.where(has, shift, 0)
-        rest = np.where(has, moved, rest)
-    return result
+    several = np.flatnonzero(((table == -1) & ((low | high) != 0)).any(axis=1))
+    if roles <= 9:  # one key per playout, 7 bits a role, mapped through the distinct keys
+        keys = ((table + 1) << (7 * np.arange(roles, dtype=np.int64))).sum(axis=1).tolist()
+        tuples = {key: tuple((v,) if v >= 0 else ()
+                             for v in (((key >> 7 * r) & 127) - 1 for r in range(roles)))
+                  for key in set(keys)}
+        goals = [tuples[key] for key in keys]
+    else:
+        goals = [tuple((v,) if v >= 0 else () for v in row) for row in table.tolist()]
+    for index in several.tolist():  # several values for a role: read from the masks
+        row = goal_masks[index].tolist()
+        goals[index] = tuple(tuple(v for v in range(101) if (row[r][v >= 64] >> (v & 63)) & 1)
+                             for r in range(roles))
+    return table, goals
 
 
 class NativeMachine:
