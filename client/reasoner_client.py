@@ -197,7 +197,8 @@ class ReasonerClient:
         (the network as Python), "position" (each position ground as it is asked, for games
         too large to ground once), "topdown" (each position answered by SWI-Prolog) or
         "auto" (the network when it builds within its bounds, on the kernel where it is
-        built, else clingo, else topdown, else position); :attr:`RemoteGame.backend` says which one answers.
+        built, else clingo, else topdown, else position); :attr:`RemoteGame.backend` says
+        which one answers.
         ``strict`` refuses what the default reading accepts with a warning (a name with two
         arities, a connective inside a term, a flat base fact).
         """

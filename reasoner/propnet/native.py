@@ -112,17 +112,21 @@ def playout_columns(goal_masks: np.ndarray) -> tuple[np.ndarray, list[Goals]]:
     several = np.flatnonzero(((table == -1) & ((low | high) != 0)).any(axis=1))
     if roles <= 9:  # one key per playout, 7 bits a role, mapped through the distinct keys
         keys = ((table + 1) << (7 * np.arange(roles, dtype=np.int64))).sum(axis=1).tolist()
-        tuples = {key: tuple((v,) if v >= 0 else ()
-                             for v in (((key >> 7 * r) & 127) - 1 for r in range(roles)))
+        tuples = {key: _goal_tuples([((key >> 7 * r) & 127) - 1 for r in range(roles)])
                   for key in set(keys)}
         goals = [tuples[key] for key in keys]
     else:
-        goals = [tuple((v,) if v >= 0 else () for v in row) for row in table.tolist()]
+        goals = [_goal_tuples(row) for row in table.tolist()]
     for index in several.tolist():  # several values for a role: read from the masks
         row = goal_masks[index].tolist()
         goals[index] = tuple(tuple(v for v in range(101) if (row[r][v >= 64] >> (v & 63)) & 1)
                              for r in range(roles))
     return table, goals
+
+
+def _goal_tuples(values: list[int]) -> Goals:
+    """Per role, its one goal value, or none for -1."""
+    return tuple((value,) if value >= 0 else () for value in values)
 
 
 class NativeMachine:
