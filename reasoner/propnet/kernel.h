@@ -15,7 +15,10 @@
  *   OP_FIX   length nmembers { OP_NODE ... } x nmembers   least fixpoint of a recursive
  *                                                        component (positive cycles only)
  *
- * where a literal is signal * 2 + negated.
+ * where a literal is signal * 2 + negated. The image also carries the outputs (legal per
+ * move, next per fluent, terminal, goals per role), the moves of each role, and what the
+ * one-state evaluator of _native.c reads (every node as a unit in evaluation order, the
+ * bodies with their literals and owners, the bodies that read each signal).
  */
 
 #ifndef KERNEL_WORDS
@@ -446,9 +449,10 @@ KFN void k_block(const k_net *net, const unsigned char *start, long long playout
 /* Thread `t` of `threads`, each with one block: the GPU's entry calls it with the thread's
  * index, the CPU's emulation of the GPU (_threads.c) in a loop. Thread t takes its share
  * of the playouts and writes its columns from the share's offset; its rows of `values`
- * are `threads * KERNEL_WORDS` words apart (with one word a thread, row r of thread t is at
- * r * threads + t: a warp's reads of a row are adjacent); `lane_start` has 64 ints a thread; `updates` one
- * count and `errors` three ints (code, role, step) a thread. */
+ * are `threads * KERNEL_WORDS` words apart (with one word a thread, row r of thread t is
+ * at r * threads + t: a warp's reads of a row are adjacent); `lane_start` has
+ * 64 * KERNEL_WORDS ints a thread, `updates` one count and `errors` three ints (code,
+ * role, step). */
 KFN void k_thread(int t, int threads, const int *image, const unsigned char *start,
                   long long playouts, int max_steps, int park, k_word seed, k_word *values,
                   int *lane_start, int *lengths, unsigned char *terminal, k_word *goals,
