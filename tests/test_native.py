@@ -177,7 +177,7 @@ def test_the_gpu_build_logic_matches_the_python_network_statistics() -> None:
     masks = np.zeros((count, roles, 2), dtype=np.uint64)
     updates, error, _, _ = _threads.playouts(
         native.image.bytes, native.start_bytes(native.init_bits).tobytes(), count, 97, 11,
-        1000, native.park, lengths, terminal, masks)
+        1000, native.image.park(64), lengths, terminal, masks)
     assert error == 0 and (lengths >= 5).all() and terminal.all()
     assert updates == int(lengths.sum())
     table, goals = playout_columns(masks)
@@ -318,7 +318,7 @@ def test_the_gpu_is_optional(caplog: pytest.LogCaptureFixture) -> None:
     """Without CuPy (or a GPU) asking for the GPU changes nothing but a log line: the CPU
     runs the same playouts."""
     native, _ = _pair((GAMES / "tictactoe.kif").read_text())
-    kernel, reason = gpu_kernel(native.image, native.park, native.roles)
+    kernel, reason = gpu_kernel(native.image, native.roles)
     if kernel is not None:
         pytest.skip("a GPU is present: the GPU checks are in the bench and the README")
     assert reason
@@ -357,7 +357,7 @@ def test_simulate_on_the_gpu_path_plays_like_the_cpu() -> None:
     game = Game.from_file(GAMES / "connectfour.kif", backend="native")
     native = game.machine
     assert isinstance(native, NativeMachine)
-    kernel = EmulatedGpuKernel(native.image, native.park, native.roles)
+    kernel = EmulatedGpuKernel(native.image, native.roles)
     native.attach_gpu(kernel)
     on_gpu = native.simulate(native.init_bits, 20_000, seed=6, max_steps=1000, gpu=True)
     on_cpu = native.simulate(native.init_bits, 20_000, seed=6, max_steps=1000, gpu=False)

@@ -332,7 +332,7 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
     if mode == "gpu-batch":
         from reasoner.propnet.gpu import gpu_kernel
 
-        kernel, reason = gpu_kernel(machine.image, machine.park, machine.roles)
+        kernel, reason = gpu_kernel(machine.image, machine.roles)
         if kernel is None:
             return [Skipped(Path(name).stem, mode, reason)]
         start_state = machine.start_bytes(game.initial_state.bits)

@@ -21,6 +21,7 @@ and ONES (outputs the folding decided), then scratch rows (one per move, one per
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -38,6 +39,8 @@ HEADER = ("magic", "signals", "fluents", "moves", "roles", "terminal", "zero", "
           "bodies", "body_off", "body_lits", "owner_off", "owners", "read_off", "readers",
           "node_unit")
 MAGIC = 0x4B4E4554
+# The playout length assumed when sizing the goal parking (see KernelImage.park).
+_ASSUMED_LENGTH = 30
 OP_NODE = 0
 OP_FIX = 1
 
@@ -56,6 +59,18 @@ class KernelImage:
     @property
     def bytes(self) -> bytes:
         return self.data.tobytes()
+
+    def park(self, lanes: int) -> int:
+        """How many ended lanes of a block of ``lanes`` wait for one evaluation of the goal
+        program: where goals cost ``G`` against ``S`` for a step's programs, parking ``P``
+        lanes costs about ``S * P / 2L`` a step in idle lanes and saves about
+        ``G * (L / length)`` less ``G * (L / length) / P``; the best ``P`` is
+        ``L * sqrt(2G / (S * length))``, at least 1 and at most half the lanes (a playout
+        of 30 steps assumed)."""
+        header = self.header
+        step = max(1, header["info_len"] + header["next_len"])
+        best = lanes * math.sqrt(2 * header["goal_len"] / (step * _ASSUMED_LENGTH))
+        return max(1, min(lanes // 2, round(best)))
 
     @property
     def header(self) -> dict[str, int]:

@@ -83,11 +83,10 @@ class GpuRun:
 class GpuKernel:
     """A network's image on the GPU and the compiled kernel."""
 
-    def __init__(self, image: KernelImage, park: int, roles: tuple[str, ...],
-                 cupy: Any) -> None:
+    def __init__(self, image: KernelImage, roles: tuple[str, ...], cupy: Any) -> None:
         self.cp = cupy
         self.image = image
-        self.park = park
+        self.park = image.park(64)  # a thread's block is one word of 64 lanes
         self.roles = roles
         self.module = cupy.RawModule(code=gpu_source(), options=("--std=c++14",))
         self.function = self.module.get_function("k_playouts")
@@ -156,13 +155,12 @@ class EmulatedGpuKernel:
     (``_threads.c``: one word a thread, the threads one after another): what the tests
     drive the GPU path with where there is no GPU. Slow; never chosen by itself."""
 
-    def __init__(self, image: KernelImage, park: int, roles: tuple[str, ...],
-                 threads: int = 97) -> None:
+    def __init__(self, image: KernelImage, roles: tuple[str, ...], threads: int = 97) -> None:
         from reasoner.propnet import _threads
 
         self._threads = _threads
         self.image = image
-        self.park = park
+        self.park = image.park(64)
         self.roles = roles
         self.threads = threads
         self.device = "the CPU, running the GPU build's logic thread by thread"
@@ -192,8 +190,7 @@ class EmulatedGpuKernel:
         return run.lengths, run.terminal, run.goals, run.updates
 
 
-def gpu_kernel(image: KernelImage, park: int,
-               roles: tuple[str, ...]) -> tuple[GpuKernel | None, str]:
+def gpu_kernel(image: KernelImage, roles: tuple[str, ...]) -> tuple[GpuKernel | None, str]:
     """The image's GPU kernel, or None and why not (no CuPy, no GPU, a failed compile)."""
     try:
         import cupy  # type: ignore[import-not-found, unused-ignore]
@@ -202,6 +199,6 @@ def gpu_kernel(image: KernelImage, park: int,
     try:
         if cupy.cuda.runtime.getDeviceCount() < 1:
             return None, "no NVIDIA GPU is present"
-        return GpuKernel(image, park, roles, cupy), ""
+        return GpuKernel(image, roles, cupy), ""
     except Exception as error:  # any CUDA failure means: the CPU answers
         return None, f"the GPU kernel is unavailable ({type(error).__name__}: {error})"

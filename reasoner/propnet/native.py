@@ -18,7 +18,6 @@ Python, with nothing compiled per game: the network is flattened into an image
 from __future__ import annotations
 
 import logging
-import math
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -28,10 +27,10 @@ import numpy as np
 from reasoner.engine.values import Goals, StateInfo
 from reasoner.engine.walk import Simulation
 from reasoner.errors import NoLegalMoveError
-from reasoner.propnet.flat import KernelImage, flatten
+from reasoner.propnet.flat import flatten
 from reasoner.propnet.network import Network
 
-__all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "native_refusal", "park_lanes",
+__all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "native_refusal",
            "playout_columns"]
 
 log = logging.getLogger(__name__)
@@ -54,8 +53,6 @@ MAX_TABLE_BYTES = 256 * 2**20
 _CHUNK_UPDATES = 2**18
 _FIRST_CHUNK = 1024
 _MAX_CHUNK = 2**20
-# The playout length assumed when sizing the goal parking (see park_lanes).
-_ASSUMED_LENGTH = 30
 _TRACE_FULL = 2  # kernel.h's K_TRACE_FULL
 
 
@@ -73,17 +70,6 @@ def native_refusal(network: Network | None = None) -> str:
     if network.size.edges * 2 + rows * 4 >= 2**31:
         return "the network is too large for the native kernel's 32-bit image"
     return ""
-
-
-def park_lanes(image: KernelImage, lanes: int) -> int:
-    """How many ended lanes wait for one evaluation of the goal program: where goals cost
-    ``G`` against ``S`` for a step, parking ``P`` of ``L`` lanes costs about ``S * P / 2L``
-    a step in idle lanes and saves ``G * (L / length) * (1 - 1/P)``; the best ``P`` is
-    ``L * sqrt(2G / (S * length))``, at least 1 and at most half the lanes."""
-    header = image.header
-    step = max(1, header["info_len"] + header["next_len"])
-    best = lanes * math.sqrt(2 * header["goal_len"] / (step * _ASSUMED_LENGTH))
-    return max(1, min(lanes // 2, round(best)))
 
 
 def playout_columns(goal_masks: np.ndarray) -> tuple[np.ndarray, list[Goals]]:
@@ -144,7 +130,7 @@ class NativeMachine:
         self.ground_atom_count = network.ground_atoms
         self.image = flatten(network)
         self._bytes = self.image.bytes
-        self._park = park_lanes(self.image, LANES)
+        self._park = self.image.park(LANES)
         self._local = threading.local()
         self.init_bits: int = self._single().initial()
         self._gpu: Any = None  # a reasoner.propnet.gpu.GpuKernel once built
@@ -181,7 +167,8 @@ class NativeMachine:
 
     @property
     def park(self) -> int:
-        """Ended lanes that wait for one evaluation of the goals (see park_lanes)."""
+        """Ended lanes of a block that wait for one evaluation of the goals (see
+        :meth:`reasoner.propnet.flat.KernelImage.park`)."""
         return self._park
 
     def start_bytes(self, bits: int) -> np.ndarray:
@@ -222,7 +209,7 @@ class NativeMachine:
                 from reasoner.propnet.gpu import gpu_kernel
 
                 self._gpu_tried = True
-                self._gpu, reason = gpu_kernel(self.image, self._park, self.roles)
+                self._gpu, reason = gpu_kernel(self.image, self.roles)
                 if self._gpu is None:
                     log.warning("no GPU for the playouts: %s; the CPU runs them", reason)
             return self._gpu
