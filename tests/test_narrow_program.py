@@ -138,7 +138,7 @@ def test_quarto_gets_a_small_network_that_agrees_with_clingo(corpus: Path) -> No
     clingo does over seeded playouts."""
     path = corpus / "ggp-repository" / "quarto.kif"
     game = Game.from_file(path)
-    assert game.backend is Backend.PROPNET
+    assert game.backend is Backend.NATIVE
     assert game.statistics.network is not None and game.statistics.network.gates < 10_000
     assert first_disagreement(game, Game.from_file(path, backend="clingo"), playouts=2,
                               max_steps=40) is None

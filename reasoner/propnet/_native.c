@@ -450,7 +450,7 @@ static PyObject *Single_playouts(Single *s, PyObject *args) {
     if (s->net.roles > 64) { PyErr_SetString(PyExc_ValueError, "too many roles"); return NULL; }
     if (single_state(s, bits) < 0) return NULL;
     memcpy(s->incoming, s->state, (size_t)s->state_bytes);
-    s->rng = (unsigned long long)seed;
+    s->rng = k_mix((unsigned long long)seed);
     {
         unsigned char *start = (unsigned char *)malloc((size_t)s->state_bytes);
         if (!start) return PyErr_NoMemory();

@@ -140,6 +140,14 @@ KFN void k_run(const int *code, int length, k_word *v, long long stride) {
     }
 }
 
+/* A seed spread over the whole generator: splitmix64's finaliser, so that the streams of
+ * nearby seeds (a caller's seed + 1, the next thread) do not overlap. */
+KFN k_word k_mix(k_word z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 /* The block's random numbers: splitmix64 over a counter. */
 KFN k_word k_random(k_word *state) {
     k_word z = (*state += 0x9E3779B97F4A7C15ULL);
@@ -326,7 +334,7 @@ KFN void k_block(const k_net *net, const unsigned char *start, long long playout
                  int *lane_start, k_out *out) {
     k_word active[KERNEL_WORDS], parked[KERNEL_WORDS], ending[KERNEL_WORDS],
         fill[KERNEL_WORDS];
-    k_word rng = seed;
+    k_word rng = k_mix(seed);
     long long begun = 0, done = 0;
     int step = 0, waiting = 0, k, f, r, i;
     int scratch_next = net->signals + net->moves;
