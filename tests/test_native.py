@@ -24,6 +24,7 @@ from reasoner.propnet.gpu import gpu_kernel, gpu_source
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.native import NativeMachine, native_refusal, playout_columns
 from tests.conftest import CORPUS, GAMES, corpus_params
+from tests.test_propnet import REACHABILITY
 
 BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
 
@@ -106,20 +107,7 @@ def test_recursive_components_reach_their_fixpoint_state_by_state() -> None:
     """Reachability over edges the player adds is recursive on the ground level: the kernel
     recomputes the component's least fixpoint (also when an edge goes away, jumping back to
     an earlier state) and answers as the Python network."""
-    text = """
-        (role r) (node a) (node b) (node c) (node d)
-        (init (edge a b))
-        (<= (path ?x ?y) (true (edge ?x ?y)))
-        (<= (path ?x ?z) (true (edge ?x ?y)) (path ?y ?z))
-        (<= (legal r (add ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y)
-            (not (true (edge ?x ?y))) (not (path ?y ?x)))
-        (<= (legal r stop) (path a d))
-        (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
-        (<= (next (edge ?x ?y)) (does r (add ?x ?y)))
-        (<= (next done) (does r stop))
-        (<= terminal (true done))
-        (<= (goal r 100) (path a d)) (<= (goal r 0) (not (path a d)))"""
-    native, python = _pair(text)
+    native, python = _pair(REACHABILITY)
     assert native.network.size.recursive_components > 0
     _assert_same_steps(native, python, 300, seed=2)
 

@@ -149,24 +149,27 @@ def test_a_role_without_legal_moves_stops_the_batch_with_an_error() -> None:
         game.simulate(game.initial_state, 10, seed=0, max_steps=10)
 
 
+# Reachability over edges the player adds: recursive on the ground level.
+REACHABILITY = """
+    (role r) (node a) (node b) (node c) (node d)
+    (init (edge a b))
+    (<= (path ?x ?y) (true (edge ?x ?y)))
+    (<= (path ?x ?z) (true (edge ?x ?y)) (path ?y ?z))
+    (<= (legal r (add ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y)
+        (not (true (edge ?x ?y))) (not (path ?y ?x)))
+    (<= (legal r stop) (path a d))
+    (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
+    (<= (next (edge ?x ?y)) (does r (add ?x ?y)))
+    (<= (next done) (does r stop))
+    (<= terminal (true done))
+    (<= (goal r 100) (path a d)) (<= (goal r 0) (not (path a d)))"""
+
+
 def test_recursive_relations_reach_their_fixpoint_within_a_step() -> None:
     """Reachability over edges the players add is recursive on the ground level: the network
     iterates it to its least fixpoint, and the game plays as on clingo."""
-    text = """
-        (role r) (node a) (node b) (node c) (node d)
-        (init (edge a b))
-        (<= (path ?x ?y) (true (edge ?x ?y)))
-        (<= (path ?x ?z) (true (edge ?x ?y)) (path ?y ?z))
-        (<= (legal r (add ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y)
-            (not (true (edge ?x ?y))) (not (path ?y ?x)))
-        (<= (legal r stop) (path a d))
-        (<= (next (edge ?x ?y)) (true (edge ?x ?y)))
-        (<= (next (edge ?x ?y)) (does r (add ?x ?y)))
-        (<= (next done) (does r stop))
-        (<= terminal (true done))
-        (<= (goal r 100) (path a d)) (<= (goal r 0) (not (path a d)))"""
-    network = Game.from_gdl(text, backend="propnet")
-    clingo = Game.from_gdl(text, backend="clingo")
+    network = Game.from_gdl(REACHABILITY, backend="propnet")
+    clingo = Game.from_gdl(REACHABILITY, backend="clingo")
     assert network.network is not None and network.network.size.recursive_components > 0
     result = compare_sides(EngineSide(network), EngineSide(clingo), playouts=20, seed=2,
                            max_steps=20)

@@ -116,17 +116,8 @@ class _Writer:
     def plan(self, outputs: Iterable[int]) -> None:
         """Decide which nodes to compute, which to inline, and which bodies to share."""
         net = self.net
-        needed: set[int] = set()
-        pending = [s - self.inputs for s in outputs if s >= self.inputs]
-        while pending:
-            node = pending.pop()
-            if node in needed:
-                continue
-            needed.add(node)
-            for index in net.node_bodies[node]:
-                body = net.bodies[index]
-                pending.extend(s - self.inputs for s in (*body.positive, *body.negative)
-                               if s >= self.inputs)
+        outputs = list(outputs)
+        needed = net.reached(outputs)
         self.recursive: set[int] = set()
         self.order: list[tuple[tuple[int, ...], bool]] = []
         for nodes, recursive in net.components:

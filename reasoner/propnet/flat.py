@@ -12,8 +12,10 @@ Three programs serve playouts, each computing only what it needs and not what an
 one of the same state computed: ``info`` (legal and terminal), ``goal`` (goal values, read
 when lanes end) and ``next`` (the successor, after the moves are drawn). A fourth, ``all``,
 holds every node as one *unit* each (a recursive component is one unit) in evaluation
-order, with the units that read each signal: the one-state evaluator re-evaluates only the
-units reached by the inputs that changed.
+order: the one-state evaluator runs it once, then keeps counts per body of its literals
+that hold and per node of its bodies that hold, and moves them by the flips of the inputs
+that change (the ``bodies``, ``owners`` and ``readers`` sections), recomputing a recursive
+unit whole when one of its bodies changes.
 
 Rows: the network's signals (fluent inputs, move inputs, nodes), then the constants ZERO
 and ONES (outputs the folding decided), then scratch rows (one per move, one per fluent).
@@ -22,7 +24,6 @@ and ONES (outputs the folding decided), then scratch rows (one per move, one per
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -111,20 +112,6 @@ def flatten(network: Network) -> KernelImage:
         inner = [x for node in members for x in node_op(node)]
         return [OP_FIX, 3 + len(inner), len(members), *inner]
 
-    def reached(outputs: Iterable[int]) -> set[int]:
-        seen: set[int] = set()
-        pending = [s - inputs for s in outputs if s >= inputs]
-        while pending:
-            node = pending.pop()
-            if node in seen:
-                continue
-            seen.add(node)
-            for index in network.node_bodies[node]:
-                body = network.bodies[index]
-                pending.extend(s - inputs for s in (*body.positive, *body.negative)
-                               if s >= inputs)
-        return seen
-
     def program(wanted: set[int]) -> list[int]:
         code: list[int] = []
         for members, recursive in network.components:
@@ -133,10 +120,10 @@ def flatten(network: Network) -> KernelImage:
         return code
 
     goal_signals = [s for per in network.goals for _, s in per]
-    info_nodes = reached([*network.legal, network.terminal])
+    info_nodes = network.reached([*network.legal, network.terminal])
     info = program(info_nodes)
-    goal = program(reached(goal_signals) - info_nodes)
-    following = program(reached(network.next) - info_nodes)
+    goal = program(network.reached(goal_signals) - info_nodes)
+    following = program(network.reached(network.next) - info_nodes)
 
     units: list[int] = []
     everything: list[int] = []

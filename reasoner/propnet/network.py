@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from reasoner.asp.encoding import constant_text
@@ -115,6 +115,23 @@ class Network:
     @property
     def inputs(self) -> int:
         return len(self.fluent_texts) + len(self.move_texts)
+
+    def reached(self, outputs: Iterable[int]) -> set[int]:
+        """The nodes (numbered from 0, after the inputs) that ``outputs`` (signals) read,
+        directly or through other nodes."""
+        inputs = self.inputs
+        seen: set[int] = set()
+        pending = [s - inputs for s in outputs if s >= inputs]
+        while pending:
+            node = pending.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            for index in self.node_bodies[node]:
+                body = self.bodies[index]
+                pending.extend(s - inputs for s in (*body.positive, *body.negative)
+                               if s >= inputs)
+        return seen
 
 
 class GroundingTooLarge(ResourceLimitError):
