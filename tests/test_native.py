@@ -241,13 +241,17 @@ def test_bad_states_and_moves_are_errors_not_crashes() -> None:
     """The one-state evaluator refuses a negative state, bits beyond the fluents and move
     ids outside the table with ValueError, and answers the next good state."""
     native, python = _pair((GAMES / "tictactoe.kif").read_text())
+    fluents = len(native.fluent_texts)
     with pytest.raises(ValueError):
         native.info(-1)
     with pytest.raises((ValueError, OverflowError)):
         native.info(1 << 4000)
+    with pytest.raises(ValueError, match="beyond the game's fluents"):
+        # a good bit, then a bad one of the same byte
+        native.info(native.init_bits ^ 1 << (fluents - 1) | 1 << fluents)
     with pytest.raises(ValueError, match="move id outside"):
         native.transition(native.init_bits, (999, 0))
-    assert native.info(native.init_bits).legal == python.info(python.init_bits).legal
+    _assert_same_steps(native, python, 60, seed=1)
 
 
 def test_playouts_release_the_python_lock() -> None:

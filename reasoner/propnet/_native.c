@@ -270,6 +270,20 @@ static int settle(Single *s) {
     return 0;
 }
 
+/* Flip the fluent inputs to the packed state `next` (state_bytes bytes). */
+static void apply_state(Single *s, const unsigned char *next) {
+    int i;
+    for (i = 0; i < s->state_bytes; i++) {
+        unsigned char diff = (unsigned char)(s->state[i] ^ next[i]);
+        while (diff) {
+            int b = __builtin_ctz(diff);
+            diff &= (unsigned char)(diff - 1);
+            flip_input(s, i * 8 + b, s->val[i * 8 + b] ^ 1);
+        }
+        s->state[i] = next[i];
+    }
+}
+
 /* Bring the fluent inputs to the state `bits`. */
 static int single_state(Single *s, PyObject *bits) {
     int i;
@@ -301,20 +315,14 @@ static int single_state(Single *s, PyObject *bits) {
     if (_PyLong_AsByteArray((PyLongObject *)bits, s->incoming, (size_t)s->state_bytes, 1, 0) < 0)
         return -1;
 #endif
-    for (i = 0; i < s->state_bytes; i++) {
-        unsigned char diff = (unsigned char)(s->state[i] ^ s->incoming[i]);
-        while (diff) {
-            int b = __builtin_ctz(diff), f = i * 8 + b;
-            diff &= (unsigned char)(diff - 1);
-            if (f >= s->net.fluents) {
-                PyErr_SetString(PyExc_ValueError,
-                                "the state has bits beyond the game's fluents");
-                return -1;
-            }
-            flip_input(s, f, s->val[f] ^ 1);
+    for (i = s->net.fluents >> 3; i < s->state_bytes; i++) {  /* checked before any flip */
+        int first = i * 8 < s->net.fluents ? s->net.fluents - i * 8 : 0;
+        if (s->incoming[i] >> first) {
+            PyErr_SetString(PyExc_ValueError, "the state has bits beyond the game's fluents");
+            return -1;
         }
-        s->state[i] = s->incoming[i];
     }
+    apply_state(s, s->incoming);
     return 0;
 }
 
@@ -407,33 +415,60 @@ static PyObject *Single_initial(Single *s, PyObject *unused) {
     return output_bits(s, s->image + s->image[H_INIT]);
 }
 
-static PyObject *Single_next(Single *s, PyObject *args) {
-    PyObject *bits, *joint, *seq;
-    int moves[64], count, i;
-    if (!PyArg_ParseTuple(args, "OO", &bits, &joint)) return NULL;
-    seq = PySequence_Fast(joint, "a joint move is a sequence of move ids");
-    if (!seq) return NULL;
+/* The move ids of a joint move (one per role) into `moves` (64 at most). */
+static int joint_moves(Single *s, PyObject *joint, int *moves) {
+    PyObject *seq = PySequence_Fast(joint, "a joint move is a sequence of move ids");
+    int count, i;
+    if (!seq) return -1;
     count = (int)PySequence_Fast_GET_SIZE(seq);
     if (count != s->net.roles || count > 64) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "a joint move has one move id per role");
-        return NULL;
+        return -1;
     }
     for (i = 0; i < count; i++) {
         long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (m == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+        if (m == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
         if (m < 0 || m >= s->net.moves) {
             Py_DECREF(seq);
             PyErr_SetString(PyExc_ValueError, "a move id outside the game's moves");
-            return NULL;
+            return -1;
         }
         moves[i] = (int)m;
     }
     Py_DECREF(seq);
+    return count;
+}
+
+static PyObject *Single_next(Single *s, PyObject *args) {
+    PyObject *bits, *joint;
+    int moves[64], count;
+    if (!PyArg_ParseTuple(args, "OO", &bits, &joint)) return NULL;
+    if ((count = joint_moves(s, joint, moves)) < 0) return NULL;
     if (single_state(s, bits) < 0) return NULL;
     single_moves(s, moves, count);
     if (settle(s) < 0) return NULL;
     return output_bits(s, s->net.next_sig);
+}
+
+/* next() and info() of the successor in one call, the successor never leaving C. */
+static PyObject *Single_step(Single *s, PyObject *args) {
+    PyObject *bits, *joint, *successor, *legal;
+    int moves[64], count;
+    if (!PyArg_ParseTuple(args, "OO", &bits, &joint)) return NULL;
+    if ((count = joint_moves(s, joint, moves)) < 0) return NULL;
+    if (single_state(s, bits) < 0) return NULL;
+    single_moves(s, moves, count);
+    if (settle(s) < 0) return NULL;
+    successor = output_bits(s, s->net.next_sig);  /* leaves its bytes in s->incoming */
+    if (!successor) return NULL;
+    apply_state(s, s->incoming);
+    if (settle(s) < 0 || !(legal = single_legal(s))) {
+        Py_DECREF(successor);
+        return NULL;
+    }
+    return Py_BuildValue("(NNO)", successor, legal,
+                         s->val[s->net.terminal] ? Py_True : Py_False);
 }
 
 static unsigned long long single_random(Single *s) {
@@ -458,15 +493,7 @@ static PyObject *Single_playouts(Single *s, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         for (n = 0; n < playouts && !error; n++) {
             int step, f, i;
-            for (i = 0; i < s->state_bytes; i++) {  /* back to the start */
-                unsigned char diff = (unsigned char)(s->state[i] ^ start[i]);
-                while (diff) {
-                    int b = __builtin_ctz(diff);
-                    diff &= (unsigned char)(diff - 1);
-                    flip_input(s, i * 8 + b, s->val[i * 8 + b] ^ 1);
-                }
-                s->state[i] = start[i];
-            }
+            apply_state(s, start);  /* back to the start */
             for (step = 0; step < max_steps; step++) {
                 int r;
                 if (single_propagate(s) < 0) { error = 2; break; }
@@ -490,15 +517,7 @@ static PyObject *Single_playouts(Single *s, PyObject *args) {
                     if (((s->state[f >> 3] >> (f & 7)) & 1) != now)
                         s->incoming[f >> 3] ^= (unsigned char)(1 << (f & 7));
                 }
-                for (i = 0; i < s->state_bytes; i++) {
-                    unsigned char diff = (unsigned char)(s->state[i] ^ s->incoming[i]);
-                    while (diff) {
-                        int b = __builtin_ctz(diff);
-                        diff &= (unsigned char)(diff - 1);
-                        flip_input(s, i * 8 + b, s->val[i * 8 + b] ^ 1);
-                    }
-                    s->state[i] = s->incoming[i];
-                }
+                apply_state(s, s->incoming);
                 updates++;
             }
         }
@@ -611,6 +630,8 @@ static PyMethodDef Single_methods[] = {
     {"initial", (PyCFunction)Single_initial, METH_NOARGS, "initial() -> the initial state's bits"},
     {"goals", (PyCFunction)Single_goals, METH_O, "goals(bits) -> goal values per role"},
     {"next", (PyCFunction)Single_next, METH_VARARGS, "next(bits, joint) -> successor bits"},
+    {"step", (PyCFunction)Single_step, METH_VARARGS,
+     "step(bits, joint) -> (successor bits, its legal move ids per role, its terminal)"},
     {"playouts", (PyCFunction)Single_playouts, METH_VARARGS,
      "playouts(bits, count, seed, max_steps) -> state updates (one state at a time)"},
     {NULL, NULL, 0, NULL}};

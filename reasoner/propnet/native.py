@@ -158,10 +158,8 @@ class NativeMachine:
                    current: bool = True) -> tuple[StateInfo | None, int, StateInfo]:
         """The state's own info (with ``current``), its successor under ``joint`` (one move
         id per role) and the successor's info."""
-        single = self._single()
         own = self.info(bits) if current else None
-        following: int = single.next(bits, joint)
-        legal, terminal = single.info(following)
+        following, legal, terminal = self._single().step(bits, joint)
         return own, following, StateInfo(legal, terminal, goal_function=self._goals,
                                          bits=following)
 
