@@ -137,13 +137,15 @@ class Game:
                 nothing again (it reads, validates and translates the rules, and compiles
                 the network; where "auto" settled for top-down or position it takes that
                 backend straight away).
-            backend: "clingo" (queries are clingo solves), "propnet" (a compiled
-                propositional network; refused with ResourceLimitError when it exceeds
-                its bounds), "position" (each position ground as it is asked, for games
-                too large to ground once), "topdown" (each position answered by
-                SWI-Prolog's resolution) or "auto" (the network when it builds within
-                its bounds, else clingo when the program grounds within them, else
-                topdown, else position; :attr:`LoadStatistics.backend_note` says why).
+            backend: "clingo" (queries are clingo solves), "native" (a compiled
+                propositional network that the native kernel interprets; refused with
+                ResourceLimitError when it exceeds its bounds or the kernel's),
+                "propnet" (the same network as generated Python), "position" (each
+                position ground as it is asked, for games too large to ground once),
+                "topdown" (each position answered by SWI-Prolog's resolution) or "auto"
+                (the network when it builds within its bounds, on the kernel where it is
+                built, else clingo when the program grounds within them, else topdown,
+                else position; :attr:`LoadStatistics.backend_note` says why).
 
         Raises:
             GdlSyntaxError: malformed text, with line and column.
@@ -385,10 +387,11 @@ class Game:
 
     def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
-        """``playouts`` seeded random playouts from ``state``: bit-parallel batches on the
-        network backend, :func:`reasoner.engine.walk.simulate_sequentially` on clingo and
-        position;
-        ``check`` is called between steps or playouts and may raise to stop.
+        """``playouts`` seeded random playouts from ``state``: the kernel's lanes on the
+        native backend (on a GPU with ``GDL_REASONER_GPU`` set), bit-parallel batches on
+        the Python network, :func:`reasoner.engine.walk.simulate_sequentially` on
+        clingo, top-down and position; ``check`` is called between steps, playouts or
+        chunks of playouts and may raise to stop.
 
         Raises:
             NoLegalMoveError: a role has no legal move in a non-terminal state.

@@ -8,9 +8,10 @@ waiting player's ``noop``). So a seed means the same walk in every command.
 
 The walk runs over anything that answers :class:`Stepper`: a
 :class:`reasoner.engine.game.Game` over :class:`~reasoner.engine.values.State` values, or a
-backend's machine over fluent bits (:class:`MachineStepper`). The network backend's
-bit-parallel playouts (:func:`reasoner.propnet.batch.batch_playouts`) draw per lane and are
-the one other sampler; a seed fixes them too, but they visit other states.
+backend's machine over fluent bits (:class:`MachineStepper`). The network backends'
+bit-parallel playouts (:func:`reasoner.propnet.batch.batch_playouts` in Python, the native
+kernel's in C, on the CPU or a GPU) draw per lane and are the other samplers; a seed fixes
+them too, but they visit other states.
 """
 
 from __future__ import annotations
