@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -358,3 +359,28 @@ def test_simulate_on_the_gpu_path_plays_like_the_cpu() -> None:
     check = gpu_check("connectfour", game, native, kernel, 20_000, seed=7)
     assert check.agree and check.device == kernel.device
     assert set(check.gpu_shares) == {0, 50, 100}
+
+
+def _nvrtc() -> Any:
+    """CuPy's NVRTC bindings, where CuPy and NVRTC are installed (else None)."""
+    try:
+        from cupy_backends.cuda.libs import nvrtc  # type: ignore[import-not-found]
+
+        nvrtc.getVersion()
+    except Exception:  # not installed, or no NVRTC library
+        return None
+    return nvrtc
+
+
+@pytest.mark.skipif(_nvrtc() is None, reason="no CuPy with NVRTC here")
+def test_the_gpu_source_compiles_with_nvrtc() -> None:
+    """NVRTC, which CuPy compiles the kernel with at run time, takes the GPU's source (no
+    device needed: PTX for compute capability 8.0, which H100 and H200 run)."""
+    nvrtc: Any = _nvrtc()
+    program = nvrtc.createProgram(gpu_source(), "kernel.cu", [], [])
+    try:
+        nvrtc.compileProgram(program, ["--std=c++14", "--gpu-architecture=compute_80"])
+    except Exception as error:
+        raise AssertionError(nvrtc.getProgramLog(program)) from error
+    ptx = nvrtc.getPTX(program)
+    assert b"k_playouts" in (ptx if isinstance(ptx, bytes) else ptx.encode())
