@@ -112,7 +112,8 @@ KFN const int *k_node(const int *c, k_word *v, long long stride, k_word *changed
 }
 
 /* A recursive component's least fixpoint: its nodes start empty and grow until nothing
- * changes (its cycles are positive, so this ends within one round per member). */
+ * changes (its cycles are positive, so a round adds a lane to some node or ends it: at
+ * most one round per member and lane, and one more that changes nothing). */
 KFN const int *k_fix(const int *c, k_word *v, long long stride) {
     int length = c[1], members = c[2];
     const int *body = c + 3, *end = c + length, *p;
