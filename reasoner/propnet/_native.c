@@ -401,7 +401,12 @@ static PyObject *output_bits(Single *s, const int *signals) {
     memset(s->incoming, 0, (size_t)s->state_bytes);
     for (f = 0; f < s->net.fluents; f++)
         if (s->val[signals[f]]) s->incoming[f >> 3] |= (unsigned char)(1 << (f & 7));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(s->incoming, (size_t)s->state_bytes,
+                                          Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
     return _PyLong_FromByteArray(s->incoming, (size_t)s->state_bytes, 1, 0);
+#endif
 }
 
 static PyObject *Single_initial(Single *s, PyObject *unused) {
