@@ -445,18 +445,8 @@ static int joint_moves(Single *s, PyObject *joint, int *moves) {
     return count;
 }
 
-static PyObject *Single_next(Single *s, PyObject *args) {
-    PyObject *bits, *joint;
-    int moves[64], count;
-    if (!PyArg_ParseTuple(args, "OO", &bits, &joint)) return NULL;
-    if ((count = joint_moves(s, joint, moves)) < 0) return NULL;
-    if (single_state(s, bits) < 0) return NULL;
-    single_moves(s, moves, count);
-    if (settle(s) < 0) return NULL;
-    return output_bits(s, s->net.next_sig);
-}
-
-/* next() and info() of the successor in one call, the successor never leaving C. */
+/* The successor under a joint move with the successor's legal moves and terminal flag,
+ * in one call: the successor's bits never leave C before it is evaluated. */
 static PyObject *Single_step(Single *s, PyObject *args) {
     PyObject *bits, *joint, *successor, *legal;
     int moves[64], count;
@@ -634,7 +624,6 @@ static PyMethodDef Single_methods[] = {
      "info(bits) -> (legal move ids per role, terminal)"},
     {"initial", (PyCFunction)Single_initial, METH_NOARGS, "initial() -> the initial state's bits"},
     {"goals", (PyCFunction)Single_goals, METH_O, "goals(bits) -> goal values per role"},
-    {"next", (PyCFunction)Single_next, METH_VARARGS, "next(bits, joint) -> successor bits"},
     {"step", (PyCFunction)Single_step, METH_VARARGS,
      "step(bits, joint) -> (successor bits, its legal move ids per role, its terminal)"},
     {"playouts", (PyCFunction)Single_playouts, METH_VARARGS,
