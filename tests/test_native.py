@@ -384,3 +384,17 @@ def test_the_gpu_source_compiles_with_nvrtc() -> None:
         raise AssertionError(nvrtc.getProgramLog(program)) from error
     ptx = nvrtc.getPTX(program)
     assert b"k_playouts" in (ptx if isinstance(ptx, bytes) else ptx.encode())
+
+
+def test_a_failing_gpu_leaves_the_playouts_to_the_cpu(caplog: pytest.LogCaptureFixture) -> None:
+    """A GPU kernel that fails (here the emulated one, launched with no threads, which the
+    kernel refuses) costs a log line: the CPU runs the same playouts as without it."""
+    from reasoner.propnet.gpu import EmulatedGpuKernel
+
+    native, _ = _pair((GAMES / "tictactoe.kif").read_text())
+    native.attach_gpu(EmulatedGpuKernel(native.image, native.roles, threads=0))
+    with caplog.at_level(logging.WARNING):
+        tried = native.simulate(native.init_bits, 5000, seed=8, max_steps=100, gpu=True)
+    plain = native.simulate(native.init_bits, 5000, seed=8, max_steps=100, gpu=False)
+    assert (tried.lengths, tried.goals) == (plain.lengths, plain.goals)
+    assert "GPU playouts failed" in caplog.text
