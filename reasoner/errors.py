@@ -147,6 +147,16 @@ class NoLegalMoveError(ReasonerError):
         self.role = role
         super().__init__(message)
 
+    @classmethod
+    def after(cls, role: str, steps: int) -> NoLegalMoveError:
+        """The error of a playout that met such a state after ``steps`` steps.
+
+        >>> NoLegalMoveError.after("white", 3)
+        NoLegalMoveError('role white has no legal move in a non-terminal state after 3 steps')
+        """
+        return cls(f"role {role} has no legal move in a non-terminal state after {steps} "
+                   "steps", role=role)
+
 
 class GoalError(ReasonerError):
     """A role has no goal value, or more than one, in the state asked about; ``role``

@@ -4,7 +4,6 @@ playouts whose statistics match it; its GPU build's logic checked on the CPU."""
 from __future__ import annotations
 
 import logging
-import math
 import random
 import shutil
 import subprocess
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reasoner.crosscheck.statistics import means_agree, outcomes_agree
 from reasoner.engine.game import Game
 from reasoner.engine.walk import Simulation
 from reasoner.errors import NoLegalMoveError, ResourceLimitError
@@ -113,31 +113,13 @@ def test_recursive_components_reach_their_fixpoint_state_by_state() -> None:
     _assert_same_steps(native, python, 300, seed=2)
 
 
-def _proportion_close(a: list[bool], b: list[bool]) -> bool:
-    """Two samples' proportions within five standard errors of each other."""
-    p, q = sum(a) / len(a), sum(b) / len(b)
-    pooled = (sum(a) + sum(b)) / (len(a) + len(b))
-    error = math.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / len(a) + 1 / len(b)))
-    return abs(p - q) <= 5 * error
-
-
-def _mean_close(a: list[int], b: list[int]) -> bool:
-    """Two samples' means within five standard errors of each other."""
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    error = math.sqrt(x.var() / len(x) + y.var() / len(y))
-    return bool(abs(x.mean() - y.mean()) <= 5 * max(error, 1e-9))
-
-
 def _assert_same_statistics(got: Simulation, expected: Simulation) -> None:
     """The first role's share of every goal value and the mean length agree within sampling
     error; every playout's updates are its steps."""
     assert got.updates == sum(got.lengths)
-    first = [goals[0] for goals in got.goals]
-    reference = [goals[0] for goals in expected.goals]
-    for value in set(first) | set(reference):
-        assert _proportion_close([v == value for v in first],
-                                 [v == value for v in reference]), value
-    assert _mean_close(got.lengths, expected.lengths)
+    assert outcomes_agree([goals[0] for goals in got.goals],
+                          [goals[0] for goals in expected.goals])
+    assert means_agree(got.lengths, expected.lengths)
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connectfour"])

@@ -243,14 +243,10 @@ def _native_game(text: str) -> tuple[Game, Any]:
     return game, machine
 
 
-def _native_rate(text: str, mode: str, seconds: float, seed: int,
-                 start_at: float = 0.0) -> tuple[int, float]:
-    """(updates, seconds) of ``mode`` ("native-one-state" or "native-batch") for about
-    ``seconds``, the clock starting at ``start_at`` (wall time) when given."""
-    game, machine = _native_game(text)
-    bits = game.initial_state.bits
-    while time.time() < start_at:
-        time.sleep(0.001)
+def _native_rate(machine: Any, bits: int, mode: str, seconds: float,
+                 seed: int) -> tuple[int, float]:
+    """(updates, seconds) of ``mode`` ("native-one-state" or "native-batch") on a native
+    machine for about ``seconds`` from the state ``bits``."""
     updates = 0
     calls = 0
     began = time.perf_counter()
@@ -261,6 +257,16 @@ def _native_rate(text: str, mode: str, seconds: float, seed: int,
             updates += machine.playout_updates(bits, _NATIVE_BATCH, seed + calls, _NO_CAP)
         calls += 1
     return updates, time.perf_counter() - began
+
+
+def _native_rate_apart(text: str, seconds: float, seed: int,
+                       start_at: float) -> tuple[int, float]:
+    """:func:`_native_rate` of "native-batch" in a process of its own: the game loaded
+    there, the clock started at ``start_at`` (wall time)."""
+    game, machine = _native_game(text)
+    while time.time() < start_at:
+        time.sleep(0.001)
+    return _native_rate(machine, game.initial_state.bits, "native-batch", seconds, seed)
 
 
 @dataclass(frozen=True)
@@ -285,36 +291,27 @@ class GpuCheck:
 
 def gpu_check(name: str, game: Game, machine: Any, kernel: Any, playouts: int,
               seed: int) -> GpuCheck:
-    """Compare ``playouts`` GPU playouts with as many on the CPU build."""
-    import math
-
-    import numpy as np
-
+    """Compare ``playouts`` GPU playouts with as many on the CPU build (see
+    :mod:`reasoner.crosscheck.statistics`)."""
+    from reasoner.crosscheck.statistics import means_agree, outcomes_agree, shares
     from reasoner.propnet.native import playout_columns
 
     start = machine.start_bytes(game.initial_state.bits)
     on_gpu = kernel.run(start, playouts, seed, 1000)
-    gpu_table, _ = playout_columns(on_gpu.goals)
+    gpu_first = playout_columns(on_gpu.goals)[0][:, 0].tolist()
     cpu = machine.simulate(game.initial_state.bits, playouts, seed, 1000, gpu=False)
-    cpu_first = np.asarray(cpu.goal_table, dtype=np.int64).reshape(playouts, -1)[:, 0]
-    gpu_first = gpu_table[:, 0]
-    values = sorted(set(cpu_first.tolist()) | set(gpu_first.tolist()))
-    agree = True
-    gpu_shares: dict[int, float] = {}
-    cpu_shares: dict[int, float] = {}
-    for value in values:
-        p, q = float((gpu_first == value).mean()), float((cpu_first == value).mean())
-        pooled = (p + q) / 2
-        error = math.sqrt(max(pooled * (1 - pooled), 1e-12) * 2 / playouts)
-        agree &= abs(p - q) <= 5 * error
-        gpu_shares[value], cpu_shares[value] = round(p, 5), round(q, 5)
-    g = on_gpu.lengths.astype(float)
-    c = np.asarray(cpu.lengths, dtype=float)
-    error = math.sqrt(g.var() / len(g) + c.var() / len(c))
-    agree &= abs(g.mean() - c.mean()) <= 5 * max(error, 1e-9)
-    return GpuCheck(Path(name).stem, "gpu-check", kernel.device, playouts, gpu_shares,
-                    cpu_shares, round(float(g.mean()), 4), round(float(c.mean()), 4),
-                    bool(agree))
+    cpu_first = cpu.flat_goals()[::len(game.roles)]
+    gpu_lengths = on_gpu.lengths.tolist()
+    agree = (outcomes_agree(gpu_first, cpu_first)
+             and means_agree(gpu_lengths, cpu.lengths))
+
+    def rounded(sample: list[int]) -> dict[int, float]:
+        return {value: round(share, 5) for value, share in sorted(shares(sample).items())}
+
+    return GpuCheck(Path(name).stem, "gpu-check", kernel.device, playouts,
+                    rounded(gpu_first), rounded(cpu_first),
+                    round(sum(gpu_lengths) / playouts, 4),
+                    round(sum(cpu.lengths) / playouts, 4), agree)
 
 
 def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float = 2.0,
@@ -359,14 +356,15 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
             # about a second to import the package).
             start_at = time.time() + 2.0 + 3 * load_ms / 1e3
             with concurrent.futures.ProcessPoolExecutor(2, mp_context=context) as pool:
-                futures = [pool.submit(_native_rate, text, "native-batch", seconds,
+                futures = [pool.submit(_native_rate_apart, text, seconds,
                                        seed + 7919 * run + 104729 * k, start_at)
                            for k in range(2)]
                 done = [f.result() for f in futures]
             updates = sum(u for u, _ in done)
             rates.append(sum(u / s for u, s in done))
         else:
-            updates, elapsed = _native_rate(text, mode, seconds, seed + 7919 * run)
+            updates, elapsed = _native_rate(machine, game.initial_state.bits, mode, seconds,
+                                            seed + 7919 * run)
             rates.append(updates / elapsed)
         counts.append(updates)
     return [_medians(name, mode, game, rates, counts, [load_ms])]

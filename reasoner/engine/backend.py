@@ -236,9 +236,13 @@ def network_machine(network: Network, backend: Backend, network_ms: float,
     if backend in (Backend.NATIVE, Backend.AUTO):
         refusal = native_refusal(network)
         if not refusal:
-            native = NativeMachine(network)
-            native.info(native.init_bits)
-            return BuiltMachine(native, Backend.NATIVE, note, network_ms)
+            try:
+                native = NativeMachine(network)
+            except OverflowError as error:  # an image past 32 bits
+                refusal = str(error)
+            else:
+                native.info(native.init_bits)
+                return BuiltMachine(native, Backend.NATIVE, note, network_ms)
         if backend == Backend.NATIVE:
             raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True)
         said = f"{refusal}, so the Python network answers"

@@ -117,8 +117,7 @@ def random_walk(game: Stepper[S], state: S, rng: random.Random, max_steps: int, 
 
 def _no_legal_move(game: Stepper[S], legal: Sequence[Sequence[int]], length: int) -> None:
     role = next(i for i, moves in enumerate(legal) if not moves)
-    raise NoLegalMoveError(f"role {game.roles[role]} has no legal move in a non-terminal "
-                           f"state after {length} steps", role=game.roles[role])
+    raise NoLegalMoveError.after(game.roles[role], length)
 
 
 @dataclass(frozen=True)

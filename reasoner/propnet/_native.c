@@ -219,15 +219,10 @@ static const int *skip_node(const int *c) {
 
 /* A recursive component's least fixpoint, from empty; its members that changed are
  * flipped for their readers. */
-static void recompute(Single *s, int u) {
-    const int *c = s->all + s->unit_off[u], *p, *body = c + 3;
+/* Iterate the members of an OP_FIX at `c` until none changes (from their values now). */
+static void fixpoint(const int *c, unsigned char *val) {
+    const int *p, *body = c + 3;
     int members = c[2], m, changed;
-    unsigned char *val = s->val;
-    for (p = body, m = 0; m < members; m++) {
-        s->before[m] = val[p[1]];
-        val[p[1]] = 0;
-        p = skip_node(p);
-    }
     do {
         changed = 0;
         for (p = body, m = 0; m < members; m++) {
@@ -236,6 +231,18 @@ static void recompute(Single *s, int u) {
             if (now != val[dst]) { val[dst] = (unsigned char)now; changed = 1; }
         }
     } while (changed);
+}
+
+static void recompute(Single *s, int u) {
+    const int *c = s->all + s->unit_off[u], *p, *body = c + 3;
+    int members = c[2], m;
+    unsigned char *val = s->val;
+    for (p = body, m = 0; m < members; m++) {
+        s->before[m] = val[p[1]];
+        val[p[1]] = 0;
+        p = skip_node(p);
+    }
+    fixpoint(c, val);
     s->current = u;
     for (p = body, m = 0; m < members; m++) {
         if (val[p[1]] != s->before[m]) push_flip(s, p[1], val[p[1]]);
@@ -587,22 +594,14 @@ static int Single_init(Single *s, PyObject *args, PyObject *kwargs) {
     }
     s->val[s->net.ones] = 1;
     {   /* every node evaluated once, in order, then the counters from the values */
-        const int *c = s->all, *end = s->all + copy[H_ALL_LEN], *p;
-        int b, i, m;
+        const int *c = s->all, *end = s->all + copy[H_ALL_LEN];
+        int b, i;
         while (c < end) {
             if (c[0] == OP_NODE) {
                 int dst = c[1];
                 s->val[dst] = (unsigned char)single_node(c, s->val, &c);
-            } else {
-                int members = c[2], changed;
-                const int *body = c + 3;
-                do {
-                    changed = 0;
-                    for (p = body, m = 0; m < members; m++) {
-                        int dst = p[1], now = single_node(p, s->val, &p);
-                        if (now != s->val[dst]) { s->val[dst] = (unsigned char)now; changed = 1; }
-                    }
-                } while (changed);
+            } else {  /* members start empty: calloc */
+                fixpoint(c, s->val);
                 c += c[1];
             }
         }

@@ -67,8 +67,7 @@ class _Chooser:
             for m in rows:
                 covered |= legal[m]
             if alive & ~covered:
-                raise NoLegalMoveError(f"role {roles[role]} has no legal move in a "
-                                       f"non-terminal state after {step} steps")
+                raise NoLegalMoveError.after(roles[role], step)
             if len(rows) == 1:
                 chosen[rows[0]] = alive
                 if record is not None:

@@ -23,7 +23,9 @@ and ONES (outputs the folding decided), then scratch rows (one per move, one per
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,14 +50,27 @@ OP_FIX = 1
 
 @dataclass(frozen=True)
 class KernelImage:
-    """The image and what its users size their buffers by."""
+    """The image (int32), and what its users size their buffers by, read off its header."""
 
-    data: np.ndarray  # int32
-    signals: int  # rows holding signals (network signals and the two constants)
-    rows: int  # rows a block's value table needs (signals and scratch)
-    fluents: int
-    moves: int
-    roles: int
+    data: np.ndarray
+
+    @functools.cached_property
+    def header(self) -> dict[str, int]:
+        """The header's fields by name (see :data:`HEADER`)."""
+        return dict(zip(HEADER, self.data[:len(HEADER)].tolist(), strict=True))
+
+    @property
+    def rows(self) -> int:
+        """Rows a block's value table needs: signals, constants and scratch."""
+        return self.header["rows"]
+
+    @property
+    def fluents(self) -> int:
+        return self.header["fluents"]
+
+    @property
+    def roles(self) -> int:
+        return self.header["roles"]
 
     @property
     def bytes(self) -> bytes:
@@ -72,11 +87,6 @@ class KernelImage:
         step = max(1, header["info_len"] + header["next_len"])
         best = lanes * math.sqrt(2 * header["goal_len"] / (step * _ASSUMED_LENGTH))
         return max(1, min(lanes // 2, round(best)))
-
-    @property
-    def header(self) -> dict[str, int]:
-        """The header's fields by name (see :data:`HEADER`)."""
-        return dict(zip(HEADER, self.data[:len(HEADER)].tolist(), strict=True))
 
 
 def flatten(network: Network) -> KernelImage:
@@ -96,14 +106,15 @@ def flatten(network: Network) -> KernelImage:
             return zero
         return signal
 
+    body_lits = [[*(s * 2 for s in b.positive), *(s * 2 + 1 for s in b.negative)]
+                 for b in network.bodies]
+
     def node_op(node: int) -> list[int]:
         ids = network.node_bodies[node]
         code = [OP_NODE, inputs + node, len(ids)]
         for index in ids:
-            body = network.bodies[index]
-            code.append(len(body.positive) + len(body.negative))
-            code += [signal * 2 for signal in body.positive]
-            code += [signal * 2 + 1 for signal in body.negative]
+            code.append(len(body_lits[index]))
+            code += body_lits[index]
         return code
 
     def unit_op(members: tuple[int, ...], recursive: bool) -> list[int]:
@@ -112,12 +123,12 @@ def flatten(network: Network) -> KernelImage:
         inner = [x for node in members for x in node_op(node)]
         return [OP_FIX, 3 + len(inner), len(members), *inner]
 
+    # Every component's code, written once: the playout programs and ``all`` take from it.
+    unit_code = [unit_op(members, recursive) for members, recursive in network.components]
+
     def program(wanted: set[int]) -> list[int]:
-        code: list[int] = []
-        for members, recursive in network.components:
-            if members[0] in wanted:
-                code += unit_op(members, recursive)
-        return code
+        return [x for (members, _), code in zip(network.components, unit_code, strict=True)
+                if members[0] in wanted for x in code]
 
     goal_signals = [s for per in network.goals for _, s in per]
     info_nodes = network.reached([*network.legal, network.terminal])
@@ -125,18 +136,14 @@ def flatten(network: Network) -> KernelImage:
     goal = program(network.reached(goal_signals) - info_nodes)
     following = program(network.reached(network.next) - info_nodes)
 
-    units: list[int] = []
-    everything: list[int] = []
+    units = offsets(unit_code)[:-1]
+    everything = [x for code in unit_code for x in code]
     node_unit = np.full(signals, -1, dtype=np.int64)  # per signal: its recursive unit
     for unit, (members, recursive) in enumerate(network.components):
-        units.append(len(everything))
-        everything += unit_op(members, recursive)
         if recursive:
             node_unit[[inputs + node for node in members]] = unit
     # The one-state evaluator's counters: which bodies read each signal (and negated or
     # not), and which nodes own each body.
-    body_lits = [[*(s * 2 for s in b.positive), *(s * 2 + 1 for s in b.negative)]
-                 for b in network.bodies]
     owners: list[list[int]] = [[] for _ in network.bodies]
     for node, ids in enumerate(network.node_bodies):
         for index in ids:
@@ -146,21 +153,16 @@ def flatten(network: Network) -> KernelImage:
         for literal in literals:
             readers[literal >> 1].append(index * 2 + (literal & 1))
 
-    def offsets(lists: list[list[int]]) -> np.ndarray:
-        return np.cumsum([0, *(len(x) for x in lists)])
-
     role_moves: list[list[int]] = [[] for _ in network.roles]
     for move, role in enumerate(network.move_role):
         role_moves[role].append(move)
-    role_off = np.cumsum([0, *(len(m) for m in role_moves)])
-    goal_off = np.cumsum([0, *(len(per) for per in network.goals)])
 
     sections: dict[str, list[int] | np.ndarray] = {
         "info": info, "next": following, "goal": goal,
         "legal": [row(s) for s in network.legal],
         "next_sig": [row(s) for s in network.next],
-        "role_off": role_off, "role_moves": [m for per in role_moves for m in per],
-        "goal_off": goal_off,
+        "role_off": offsets(role_moves), "role_moves": [m for per in role_moves for m in per],
+        "goal_off": offsets(network.goals),
         "goal_val": [v for per in network.goals for v, _ in per],
         "goal_sig": [row(s) for per in network.goals for _, s in per],
         "units": units, "all": everything,
@@ -188,5 +190,9 @@ def flatten(network: Network) -> KernelImage:
         raise OverflowError("the network is too large for the kernel's 32-bit image")
     data = np.concatenate([np.asarray([header[name] for name in HEADER], dtype=np.int64),
                            *parts]).astype(np.int32)
-    return KernelImage(data, signals, signals + moves + fluents, fluents, moves,
-                       len(network.roles))
+    return KernelImage(data)
+
+
+def offsets(lists: Sequence[Sized]) -> np.ndarray:
+    """Where each list starts in their concatenation, and the total length last."""
+    return np.cumsum([0, *(len(x) for x in lists)])

@@ -137,17 +137,10 @@ class GpuKernel:
         failed = np.flatnonzero(found[:, 0])
         if len(failed):
             _, role, step = found[failed[0]].tolist()
-            raise NoLegalMoveError(f"role {self.roles[role]} has no legal move in a "
-                                   f"non-terminal state after {step} steps")
+            raise NoLegalMoveError.after(self.roles[role], step)
         return GpuRun(cp.asnumpy(lengths), cp.asnumpy(terminal),
                       cp.asnumpy(goals).reshape(playouts, roles, 2),
                       int(cp.asnumpy(updates).sum()), elapsed, threads)
-
-    def playouts(self, start: np.ndarray, playouts: int, seed: int,
-                 max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """The columns of :meth:`run` and its state updates."""
-        run = self.run(start, playouts, seed, max_steps)
-        return run.lengths, run.terminal, run.goals, run.updates
 
 
 class EmulatedGpuKernel:
@@ -179,15 +172,8 @@ class EmulatedGpuKernel:
             lengths, terminal, goals)
         elapsed = time.perf_counter() - began
         if error:
-            raise NoLegalMoveError(f"role {self.roles[role]} has no legal move in a "
-                                   f"non-terminal state after {step} steps")
+            raise NoLegalMoveError.after(self.roles[role], step)
         return GpuRun(lengths, terminal, goals, updates, elapsed, threads)
-
-    def playouts(self, start: np.ndarray, playouts: int, seed: int,
-                 max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """As :meth:`GpuKernel.playouts`."""
-        run = self.run(start, playouts, seed, max_steps)
-        return run.lengths, run.terminal, run.goals, run.updates
 
 
 def gpu_kernel(image: KernelImage, roles: tuple[str, ...]) -> tuple[GpuKernel | None, str]:

@@ -16,12 +16,12 @@ from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
 from reasoner.propnet.network import Network
 
-__all__ = ["PropnetMachine"]
+__all__ = ["NetworkTables", "PropnetMachine"]
 
 
-class PropnetMachine:
-    """A compiled network answering state queries (see :class:`reasoner.asp.machine.Machine`
-    for the interface)."""
+class NetworkTables:
+    """What a machine over a network shows of it (both network backends): the network and
+    the tables every backend shares."""
 
     def __init__(self, network: Network) -> None:
         self.network = network
@@ -30,6 +30,14 @@ class PropnetMachine:
         self.move_texts = network.move_texts
         self.move_role = network.move_role
         self.ground_atom_count = network.ground_atoms
+
+
+class PropnetMachine(NetworkTables):
+    """A compiled network answering state queries (see :class:`reasoner.asp.machine.Machine`
+    for the interface)."""
+
+    def __init__(self, network: Network) -> None:
+        super().__init__(network)
         self._single: SingleFunctions = compile_single(network)
         self._batch: BatchFunctions | None = None
         self.init_bits = self._single.init

@@ -28,6 +28,8 @@ from reasoner.engine.values import Goals, StateInfo
 from reasoner.engine.walk import Simulation
 from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.flat import flatten
+from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_kernel, gpu_wanted
+from reasoner.propnet.machine import NetworkTables
 from reasoner.propnet.network import Network
 
 __all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "native_refusal",
@@ -67,9 +69,7 @@ def native_refusal(network: Network | None = None) -> str:
     if rows * LANES // 8 > MAX_TABLE_BYTES:
         return (f"the native kernel needs {rows * LANES // 8 / 2**20:,.0f} MiB a block for "
                 f"{rows:,} rows, more than {MAX_TABLE_BYTES // 2**20} MiB")
-    if network.size.edges * 2 + rows * 4 >= 2**31:
-        return "the network is too large for the native kernel's 32-bit image"
-    return ""
+    return ""  # an image past 32 bits is refused by flatten (OverflowError)
 
 
 def playout_columns(goal_masks: np.ndarray) -> tuple[np.ndarray, list[Goals]]:
@@ -115,19 +115,14 @@ def _goal_tuples(values: list[int]) -> Goals:
     return tuple((value,) if value >= 0 else () for value in values)
 
 
-class NativeMachine:
+class NativeMachine(NetworkTables):
     """A network answered by the native kernel (see the module documentation and
     :class:`reasoner.asp.machine.Machine` for the interface)."""
 
     def __init__(self, network: Network) -> None:
         if _native is None:
             raise RuntimeError(_MISSING)
-        self.network = network
-        self.roles = network.roles
-        self.fluent_texts = network.fluent_texts
-        self.move_texts = network.move_texts
-        self.move_role = network.move_role
-        self.ground_atom_count = network.ground_atoms
+        super().__init__(network)
         self.image = flatten(network)
         self._bytes = self.image.bytes
         self._park = self.image.park(LANES)
@@ -171,8 +166,9 @@ class NativeMachine:
 
     def start_bytes(self, bits: int) -> np.ndarray:
         """A state as the kernel takes it: one byte per fluent."""
-        return np.frombuffer(bytes((bits >> f) & 1 for f in range(self.image.fluents)),
-                             dtype=np.uint8)
+        fluents = self.image.fluents
+        packed = np.frombuffer(bits.to_bytes((fluents + 7) // 8, "little"), dtype=np.uint8)
+        return np.unpackbits(packed, bitorder="little")[:fluents]
 
     def playout_updates(self, bits: int, playouts: int, seed: int, max_steps: int) -> int:
         """State updates of ``playouts`` kernel playouts whose ends are not kept (the
@@ -180,11 +176,11 @@ class NativeMachine:
         lengths = np.zeros(playouts, dtype=np.int32)
         terminal = np.zeros(playouts, dtype=np.uint8)
         masks = np.zeros((playouts, len(self.roles), 2), dtype=np.uint64)
-        updates, error, _, _, _ = _native.playouts(
+        updates, error, role, step, _ = _native.playouts(
             self._bytes, self.start_bytes(bits).tobytes(), playouts, seed, max_steps,
             self._park, lengths, terminal, masks)
         if error:
-            raise NoLegalMoveError("a role has no legal move in a non-terminal state")
+            raise NoLegalMoveError.after(self.roles[role], step)
         return int(updates)
 
     def single_playouts(self, bits: int, playouts: int, seed: int, max_steps: int) -> int:
@@ -204,8 +200,6 @@ class NativeMachine:
         there is no CuPy or GPU)."""
         with self._gpu_lock:
             if not self._gpu_tried:
-                from reasoner.propnet.gpu import gpu_kernel
-
                 self._gpu_tried = True
                 self._gpu, reason = gpu_kernel(self.image, self.roles)
                 if self._gpu is None:
@@ -224,8 +218,6 @@ class NativeMachine:
         Raises:
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
-        from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_wanted
-
         start = self.start_bytes(bits)
         if gpu is None:
             gpu = gpu_wanted()
@@ -233,14 +225,13 @@ class NativeMachine:
             kernel = self.gpu_kernel()
             if kernel is not None:
                 try:
-                    lengths, terminal, masks, updates = kernel.playouts(
-                        start, playouts, seed, max_steps)
+                    run = kernel.run(start, playouts, seed, max_steps)
                 except NoLegalMoveError:
                     raise
                 except Exception as error:  # any GPU failure: the CPU answers
                     log.warning("GPU playouts failed (%s); the CPU runs them", error)
                 else:
-                    return self._simulation(lengths, terminal, masks, updates)
+                    return self._simulation(run.lengths, run.terminal, run.goals, run.updates)
         return self._cpu(start, playouts, seed, max_steps, check, record)
 
     def _cpu(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
@@ -269,8 +260,7 @@ class NativeMachine:
             else:
                 made, error, role, step, _ = _native.playouts(*arguments)
             if error:
-                raise NoLegalMoveError(f"role {self.roles[role]} has no legal move in a "
-                                       f"non-terminal state after {step} steps")
+                raise NoLegalMoveError.after(self.roles[role], step)
             updates += made
             done += count
             chunk += 1
