@@ -21,7 +21,7 @@ from reasoner.engine.walk import Simulation
 from reasoner.errors import NoLegalMoveError, ResourceLimitError
 from reasoner.propnet import native as native_module
 from reasoner.propnet.flat import HEADER
-from reasoner.propnet.gpu import gpu_kernel, gpu_source
+from reasoner.propnet.gpu import gpu_kernel, gpu_source, launch_threads
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.native import NativeMachine, native_refusal, playout_columns
 from tests.conftest import CORPUS, GAMES, corpus_params
@@ -313,6 +313,41 @@ def test_the_gpu_source_compiles_for_cuda(tmp_path: Path) -> None:
                            str(tmp_path / "kernel.o")], capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no CUDA compiler (nvcc) here")
+def test_the_gpu_build_keeps_its_words_in_registers_on_an_h100(tmp_path: Path) -> None:
+    """Compiled for an H100 (sm_90), the kernel spills no register to memory: a step's
+    words stay in registers, and only the move list lives in the thread's stack."""
+    source = tmp_path / "kernel.cu"
+    source.write_text(gpu_source())
+    done = subprocess.run(["nvcc", "--std=c++14", "-arch=sm_90", "-cubin", "-Xptxas", "-v",
+                           str(source), "-o", str(tmp_path / "kernel.cubin")],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "0 bytes spill stores, 0 bytes spill loads" in done.stderr, done.stderr
+
+
+def test_a_small_gpu_run_gives_each_lane_two_playouts() -> None:
+    """A run of few playouts takes a thread (64 lanes) per 128 of them, rounded up."""
+    assert launch_threads(4096, 1 << 34, 300, 100_000) == 32
+    assert launch_threads(4097, 1 << 34, 300, 100_000) == 33
+
+
+def test_a_large_gpu_run_is_one_wave_of_resident_threads() -> None:
+    """A run of many playouts takes no more threads than the GPU runs at once, so that its
+    lanes play many playouts each; where the occupancy is unknown, memory alone bounds it."""
+    assert launch_threads(1 << 26, 1 << 34, 300, 118_272) == 118_272
+    assert launch_threads(1 << 26, 1 << 34, 300, None) == 1 << 19
+
+
+def test_a_gpu_run_takes_half_the_free_memory_at_most() -> None:
+    """The value tables of a run fit in half the GPU's free memory; with none free, the run
+    is refused with MemoryError (which sends the playouts to the CPU)."""
+    per_thread = 300 * 8 + 64 * 4
+    assert launch_threads(1 << 26, 1000 * per_thread, 300, 118_272) == 500
+    with pytest.raises(MemoryError):
+        launch_threads(1 << 26, per_thread, 300, 118_272)
 
 
 def test_the_image_header_is_the_kernels() -> None:

@@ -29,7 +29,7 @@ from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.flat import KernelImage
 
 __all__ = ["GPU_ENV", "EmulatedGpuKernel", "GpuKernel", "GpuRun", "gpu_kernel", "gpu_source",
-           "gpu_wanted"]
+           "gpu_wanted", "launch_threads"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,8 @@ _THREADS_PER_BLOCK = 128
 # At most this share of the GPU's free memory goes to one run's value tables.
 _MEMORY_SHARE = 0.5
 _MAX_THREADS = 1 << 20
+# A lane plays at least this many playouts (fewer threads otherwise).
+_PLAYOUTS_PER_LANE = 2
 
 _ENTRY = r"""
 extern "C" __global__ void k_playouts(
@@ -80,6 +82,29 @@ class GpuRun:
     threads: int
 
 
+def launch_threads(playouts: int, free_bytes: int, rows: int, resident: int | None) -> int:
+    """Threads for one run of ``playouts`` on a GPU with ``free_bytes`` of free memory,
+    for a network of ``rows`` value rows, of which the GPU keeps ``resident`` running at
+    once (None: unknown).
+
+    At least two playouts a lane; no more threads than run at once, so that a large run
+    is one wave of threads whose lanes play many playouts back to back (a thread's lanes
+    sit idle only while its last playouts end, and that share shrinks with the playouts
+    a lane plays; threads beyond one wave would also bring value tables of their own to
+    crowd the caches); and no more than :data:`_MEMORY_SHARE` of the free memory holds.
+
+    Raises:
+        MemoryError: the free memory holds no thread's value table.
+    """
+    per_thread = rows * 8 + 64 * 4  # a word a row, and the lanes' start steps
+    by_memory = int(free_bytes * _MEMORY_SHARE) // per_thread
+    wanted = max(1, -(-playouts // (64 * _PLAYOUTS_PER_LANE)))
+    threads = min(wanted, by_memory, resident or _MAX_THREADS, _MAX_THREADS)
+    if threads < 1:
+        raise MemoryError("the GPU's free memory holds no value table")
+    return threads
+
+
 class GpuKernel:
     """A network's image on the GPU and the compiled kernel."""
 
@@ -91,20 +116,28 @@ class GpuKernel:
         self.module = cupy.RawModule(code=gpu_source(), options=("--std=c++14",))
         self.function = self.module.get_function("k_playouts")
         self.device_image = cupy.asarray(image.data)
-        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        properties = cupy.cuda.runtime.getDeviceProperties(0)
+        name = properties["name"]
         self.device = name.decode() if isinstance(name, bytes) else str(name)
+        self.resident = self._resident(properties)
+
+    def _resident(self, properties: dict[str, Any]) -> int | None:
+        """How many of the kernel's threads the GPU keeps running at once (its occupancy
+        at this block size, over every multiprocessor), or None where CUDA does not say."""
+        try:
+            blocks = self.cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+                self.function.ptr, _THREADS_PER_BLOCK, 0)
+            resident = int(blocks) * int(properties["multiProcessorCount"]) \
+                * _THREADS_PER_BLOCK
+        except Exception as error:  # an older CuPy or driver: size by memory alone
+            log.info("the GPU's occupancy is unknown (%s); runs are sized by memory", error)
+            return None
+        return resident or None
 
     def threads_for(self, playouts: int) -> int:
-        """Threads for ``playouts``: two playouts a lane, as many as the free memory's share
-        holds."""
+        """Threads for ``playouts``: see :func:`launch_threads`."""
         free, _ = self.cp.cuda.runtime.memGetInfo()
-        per_thread = self.image.rows * 8 + 64 * 4
-        by_memory = int(free * _MEMORY_SHARE) // per_thread
-        wanted = max(1, -(-playouts // (64 * 2)))  # two playouts a lane
-        threads = min(wanted, by_memory, _MAX_THREADS)
-        if threads < 1:
-            raise MemoryError("the GPU's free memory holds no value table")
-        return threads
+        return launch_threads(playouts, free, self.image.rows, self.resident)
 
     def run(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
             threads: int | None = None) -> GpuRun:
