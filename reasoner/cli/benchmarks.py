@@ -343,7 +343,8 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
                 playouts *= 4
             rates.append(measured.updates / measured.kernel_seconds)
             counts.append(measured.updates)
-        print(f"gpu-batch: {kernel.device}", file=sys.stderr)
+        print(f"gpu-batch: {kernel.device}, {measured.threads} threads, {playouts} playouts "
+              "a run", file=sys.stderr)
         return [_medians(name, mode, game, rates, counts, [load_ms]),
                 gpu_check(name, game, machine, kernel, 100_000, seed)]
     for run in range(runs):
