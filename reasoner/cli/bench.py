@@ -23,6 +23,7 @@ from reasoner.cli.common import (
     limits,
     read,
 )
+from reasoner.cli.numbers import SEED, at_least, seconds
 from reasoner.errors import ReasonerError, ResourceLimitError
 
 __all__ = ["BENCH_BACKENDS", "register"]
@@ -43,12 +44,12 @@ def register(commands: Commands) -> None:
     """Add ``bench``."""
     p = commands.add_parser("bench", help="random-playout state updates per second")
     p.add_argument("games", nargs="+", metavar="GAME")
-    p.add_argument("--runs", type=int, default=3, help="runs per game (median reported)")
+    p.add_argument("--runs", type=at_least(1), default=3, help="runs per game (median reported)")
     p.add_argument("--backends", default=",".join(BENCH_BACKENDS),
                    help="comma-separated, of: " + ", ".join(BENCH_BACKENDS) +
                         " (default: all; the network's size comes with any propnet one)")
-    p.add_argument("--seconds", type=float, default=2.0, help="playout time per run")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seconds", type=seconds(), default=2.0, help="playout time per run")
+    p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per game and backend")
     p.add_argument("--grpc", action="store_true",
                    help="also measure Query/Next latency over loopback gRPC")

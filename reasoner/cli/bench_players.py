@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from reasoner.cli.common import EXIT_OK, Commands, UsageError, read
+from reasoner.cli.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -31,9 +32,9 @@ def register(commands: Commands) -> None:
     p.add_argument("games", nargs="+", metavar="GAME")
     p.add_argument("--players", default="alphabeta,mcts,bestfirst",
                    help="the searching players to measure (comma-separated)")
-    p.add_argument("--seconds", type=float, default=0.2, help="time per move")
-    p.add_argument("--matches", type=int, default=20, help="matches per pairing")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seconds", type=seconds(), default=0.2, help="time per move")
+    p.add_argument("--matches", type=at_least(1), default=20, help="matches per pairing")
+    p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(run=_bench_players)
 
@@ -63,8 +64,6 @@ def _bench_players(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"unknown player {unknown[0]}; the players are "
                          f"{', '.join(STRATEGIES)}")
-    if args.matches < 1 or args.seconds <= 0:
-        raise UsageError("--matches must be at least 1 and --seconds positive")
     if not args.json:
         print(f"{'game':22} {'player':10} {'against':8} {'matches':>7} {'mean goal':>9} "
               f"{'95% interval':>13} {'wins':>5} {'draws':>5} {'losses':>6}")

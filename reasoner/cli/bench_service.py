@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError
+from reasoner.cli.numbers import at_least, seconds
 
 __all__ = ["register"]
 
@@ -45,10 +46,10 @@ def register(commands: Commands) -> None:
         "bench-service", help="steps per second and latency of each call pattern over gRPC, "
                               "and their scaling with server processes")
     p.add_argument("games", nargs="+", metavar="GAME")
-    p.add_argument("--clients", type=int, default=2, help="client processes")
+    p.add_argument("--clients", type=at_least(1), default=2, help="client processes")
     p.add_argument("--processes", default="1",
                    help="server processes, or a comma-separated list to compare (1,2)")
-    p.add_argument("--seconds", type=float, default=3.0, help="per pattern")
+    p.add_argument("--seconds", type=seconds(), default=3.0, help="per pattern")
     p.add_argument("--batch", default="256",
                    help="requests a session message carries at most, or a comma-separated "
                         "list to compare (1,256)")
@@ -183,8 +184,8 @@ def _bench_service(args: argparse.Namespace) -> int:
         batches = [int(b) for b in args.batch.split(",")]
     except ValueError:
         raise UsageError("--processes and --batch take numbers") from None
-    if min(counts) < 1 or args.clients < 1 or min(batches) < 1:
-        raise UsageError("--processes, --clients and --batch must be at least 1")
+    if min(counts) < 1 or min(batches) < 1:
+        raise UsageError("--processes and --batch must be at least 1")
     texts = []
     for name in args.games:
         path = Path(name)

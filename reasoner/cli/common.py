@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
+from reasoner.cli.numbers import MEBIBYTES, seconds
 from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError, ResourceLimitError
 
@@ -153,7 +154,7 @@ def progress_option(p: argparse.ArgumentParser) -> None:
 
 def limit_options(p: argparse.ArgumentParser) -> None:
     """``--timeout`` and ``--memory``: the bounds of loading a game."""
-    p.add_argument("--timeout", type=float, default=60.0,
+    p.add_argument("--timeout", type=seconds(zero=True), default=60.0,
                    help="seconds allowed for loading a game (0: no bound)")
-    p.add_argument("--memory", type=int, default=4096,
+    p.add_argument("--memory", type=MEBIBYTES, default=4096,
                    help="MiB allowed for loading a game")

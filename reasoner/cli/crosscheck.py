@@ -21,6 +21,7 @@ from reasoner.cli.common import (
     limits,
     read,
 )
+from reasoner.cli.numbers import SEED, at_least, seconds
 
 __all__ = ["default_corpus", "register"]
 
@@ -32,19 +33,19 @@ def register(commands: Commands) -> None:
     p.add_argument("game", metavar="GAME", nargs="?")
     p.add_argument("--corpus", nargs="?", const="", metavar="DIR",
                    help="check every .kif file under DIR (default: ../shared/corpus)")
-    p.add_argument("--sample", type=int, default=0,
+    p.add_argument("--sample", type=at_least(0), default=0,
                    help="with --corpus: only this many files, drawn with --seed")
-    p.add_argument("--playouts", type=int, default=None,
+    p.add_argument("--playouts", type=at_least(0), default=None,
                    help="seeded random playouts (default: 10 for a game, 3 per file)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-steps", type=int, default=None,
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--max-steps", type=at_least(1), default=None,
                    help="steps per playout (default: 200 for a game, 100 per file)")
     p.add_argument("--record", metavar="TRACE", help="write the engine's trace (JSON Lines)")
     p.add_argument("--against", metavar="TRACE",
                    help="replay a trace of another reasoner and check every line of it")
     p.add_argument("--no-supersets", action="store_true",
                    help="do not compare the supersets")
-    p.add_argument("--reference-timeout", type=float, default=10.0,
+    p.add_argument("--reference-timeout", type=seconds(), default=10.0,
                    help="seconds for each query to the reference")
     p.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
                    help="the engine's backend (default: auto)")

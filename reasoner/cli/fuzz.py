@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
+from reasoner.cli.numbers import MEBIBYTES, SEED, at_least, seconds
 from reasoner.fuzzing import Mutant
 
 __all__ = ["register"]
@@ -28,16 +29,16 @@ def register(commands: Commands) -> None:
     p = commands.add_parser(
         "fuzz", help="load seeded mutations of corpus files and count crashes and hangs")
     p.add_argument("folder", nargs="?", default="../shared/corpus")
-    p.add_argument("--mutations", type=int, default=1000, help="how many mutants")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--timeout", type=float, default=20.0,
+    p.add_argument("--mutations", type=at_least(1), default=1000, help="how many mutants")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--timeout", type=seconds(), default=20.0,
                    help="seconds per mutant; past it the mutant counts as a hang")
-    p.add_argument("--memory", type=int, default=2048, help="MiB per mutant")
-    p.add_argument("--max-kb", type=int, default=16,
+    p.add_argument("--memory", type=MEBIBYTES, default=2048, help="MiB per mutant")
+    p.add_argument("--max-kb", type=at_least(1), default=16,
                    help="mutate only files up to this size (KiB), to keep a campaign quick")
     p.add_argument("--grpc", action="store_true",
                    help="send each mutant to a real server with LoadGame instead")
-    p.add_argument("--jobs", type=int, default=1,
+    p.add_argument("--jobs", type=at_least(1), default=1,
                    help="mutants loaded at once in process (each in its own bounded child)")
     p.add_argument("--json", action="store_true", help="one JSON object per mutant")
     p.set_defaults(run=_fuzz)

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.cli.numbers import GOAL, PORT, SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -16,19 +17,19 @@ __all__ = ["register"]
 def register(commands: Commands) -> None:
     """Add ``player`` and ``manage``."""
     p = commands.add_parser("player", help="a GGP player over HTTP (the match protocol)")
-    p.add_argument("--port", type=int, default=9147, help="0 picks a free port")
+    p.add_argument("--port", type=PORT, default=9147, help="0 picks a free port")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0 for managers on other machines)")
     p.add_argument("--strategy", default="mcts",
                    help="mcts, alphabeta, bestfirst or random")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="play through a reasoner service (default: the reasoner in process)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--margin", type=float, default=0.5,
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--margin", type=seconds(zero=True), default=0.5,
                    help="seconds before a clock's end by which the answer is sent (at most "
                         "a quarter of the clock)")
     p.add_argument("--name", default="gdl-reasoner", help="the name info answers")
-    p.add_argument("--max-matches", type=int, default=1,
+    p.add_argument("--max-matches", type=at_least(1), default=1,
                    help="matches at once; one more start is answered busy")
     p.add_argument("--log-dir", type=Path, help="a folder for one log file per match")
     p.add_argument("--leaf", default="playouts",
@@ -40,14 +41,14 @@ def register(commands: Commands) -> None:
     m.add_argument("game", metavar="GAME")
     m.add_argument("--player", action="append", required=True, metavar="HOST:PORT",
                    help="a player, once per role (seats rotate over matches)")
-    m.add_argument("--startclock", type=float, default=10.0)
-    m.add_argument("--playclock", type=float, default=5.0)
-    m.add_argument("--matches", type=int, default=1)
+    m.add_argument("--startclock", type=seconds(), default=10.0)
+    m.add_argument("--playclock", type=seconds(), default=5.0)
+    m.add_argument("--matches", type=at_least(1), default=1)
     m.add_argument("--record", type=Path, metavar="DIR",
                    help="write each match's record as DIR/MATCHID.json")
     m.add_argument("--states", action="store_true", help="keep every state in the records")
-    m.add_argument("--max-steps", type=int, default=1000)
-    m.add_argument("--seed", type=int, default=0,
+    m.add_argument("--max-steps", type=at_least(1), default=1000)
+    m.add_argument("--seed", type=SEED, default=0,
                    help="seeds the moves that replace failed answers")
     m.add_argument("--json", action="store_true", help="one JSON record per match on stdout")
     m.set_defaults(run=_manage)
@@ -56,15 +57,15 @@ def register(commands: Commands) -> None:
                                           "turn-taking game?")
     v.add_argument("game", metavar="GAME")
     v.add_argument("--role", required=True)
-    v.add_argument("--goal", type=int, default=100, help="the goal value to force")
+    v.add_argument("--goal", type=GOAL, default=100, help="the goal value to force")
     v.add_argument("--heuristic", default="extended-ff",
                    choices=("extended-ff", "hff", "none"),
                    help="the estimate of an unexpanded node (none: uninformed)")
     v.add_argument("--costs", default="max", choices=("max", "sum"),
                    help="an AND node's cost: 1 + its dearest child, or the number of its "
                         "children + their sum")
-    v.add_argument("--max-nodes", type=int, default=1_000_000)
-    v.add_argument("--seconds", type=float, default=600.0)
+    v.add_argument("--max-nodes", type=at_least(1), default=1_000_000)
+    v.add_argument("--seconds", type=seconds(), default=600.0)
     v.add_argument("--json", action="store_true")
     v.set_defaults(run=_prove)
 
@@ -108,8 +109,6 @@ def _player(args: argparse.Namespace) -> int:
     if args.strategy not in STRATEGIES:
         raise UsageError(f"unknown strategy {args.strategy!r}; the strategies are "
                          f"{', '.join(STRATEGIES)}")
-    if args.max_matches < 1:
-        raise UsageError("--max-matches must be at least 1")
     if args.leaf != "playouts" and args.leaf not in VALUE_HEURISTICS:
         raise UsageError(f"--leaf is playouts or one of {', '.join(VALUE_HEURISTICS)}, "
                          f"got {args.leaf!r}")
@@ -149,10 +148,6 @@ def _manage(args: argparse.Namespace) -> int:
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.printer import print_game
 
-    if args.matches < 1:
-        raise UsageError("--matches must be at least 1")
-    if min(args.startclock, args.playclock) <= 0:
-        raise UsageError("--startclock and --playclock must be positive")
     text = read(args.game)
     game = Game.from_gdl(text)
     if len(args.player) != len(game.roles):

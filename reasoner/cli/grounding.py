@@ -22,6 +22,7 @@ from reasoner.cli.common import (
     progress_option,
     read,
 )
+from reasoner.cli.numbers import SEED, at_least
 from reasoner.errors import ReasonerError
 
 if TYPE_CHECKING:
@@ -62,9 +63,9 @@ def register(commands: Commands) -> None:
 
     p = commands.add_parser("mutexes", help="groups of fluents that never hold together")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--playouts", type=int, default=50,
+    p.add_argument("--playouts", type=at_least(0), default=50,
                    help="seeded random playouts whose states check the hypotheses")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--json", action="store_true")
     limit_options(p)
     p.set_defaults(run=_mutexes)

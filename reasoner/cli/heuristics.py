@@ -22,6 +22,7 @@ from reasoner.cli.common import (
     limits,
     read,
 )
+from reasoner.cli.numbers import SEED, at_least, seconds
 from reasoner.errors import ReasonerError
 from reasoner.heuristics.table import names_in_words, parameters_in_words
 
@@ -57,10 +58,10 @@ def register(commands: Commands) -> None:
     p = commands.add_parser(
         "analyze", help="structures, turn-taking, teams and features of a game")
     p.add_argument("game", metavar="GAME")
-    p.add_argument("--playouts", type=int, default=20,
+    p.add_argument("--playouts", type=at_least(1), default=20,
                    help="seeded random playouts to check hypotheses on")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--time-limit", type=float, default=0.0, metavar="S",
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--time-limit", type=seconds(zero=True), default=0.0, metavar="S",
                    help="cut the playouts short after S seconds (0: no bound; the result "
                         "then depends on the seed alone)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -73,11 +74,11 @@ def register(commands: Commands) -> None:
     p.add_argument("games", nargs="+", metavar="GAME")
     p.add_argument("--heuristics", default=",".join(HEURISTIC_BENCH), metavar="LIST",
                    help="comma-separated heuristic names")
-    p.add_argument("--states", type=int, default=40, help="sampled states to evaluate")
-    p.add_argument("--runs", type=int, default=5, help="timed runs (the median is printed)")
-    p.add_argument("--matches", type=int, default=20,
+    p.add_argument("--states", type=at_least(1), default=40, help="sampled states to evaluate")
+    p.add_argument("--runs", type=at_least(1), default=5, help="timed runs (the median is printed)")
+    p.add_argument("--matches", type=at_least(0), default=20,
                    help="matches per player against random players (0: none)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=SEED, default=0)
     limit_options(p)
     p.set_defaults(run=_bench_heuristics)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.cli.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -19,13 +20,13 @@ def register(commands: Commands) -> None:
                         "bestfirst or random")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="a running reasoner service (default: start one in this process)")
-    p.add_argument("--playouts", type=int, default=100, help="MCTS iterations per move")
-    p.add_argument("--seconds", type=float, default=1.0,
+    p.add_argument("--playouts", type=at_least(1), default=100, help="MCTS iterations per move")
+    p.add_argument("--seconds", type=seconds(), default=1.0,
                    help="alpha-beta's and best-first's time per move")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-steps", type=int, default=1000,
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--max-steps", type=at_least(1), default=1000,
                    help="joint moves after which the match stops unfinished")
-    p.add_argument("--connect-timeout", type=float, default=5.0,
+    p.add_argument("--connect-timeout", type=seconds(), default=5.0,
                    help="seconds to wait for --server to answer")
     p.set_defaults(run=_match)
 
@@ -49,8 +50,6 @@ def _match(args: argparse.Namespace) -> int:
     unknown = [name for name in names if name not in STRATEGIES]
     if unknown:
         raise UsageError(f"unknown player {unknown[0]!r} (known: {', '.join(STRATEGIES)})")
-    if args.playouts < 1:
-        raise UsageError(f"--playouts must be at least 1, got {args.playouts}")
     text = read(args.game)
 
     server = None

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError
+from reasoner.cli.numbers import MEBIBYTES, PORT, at_least, seconds
 
 __all__ = ["register"]
 
@@ -14,15 +15,15 @@ def register(commands: Commands) -> None:
     """Add ``serve``."""
     p = commands.add_parser("serve", help="run the gRPC reasoner service")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=50051, help="0 picks a free port")
+    p.add_argument("--port", type=PORT, default=50051, help="0 picks a free port")
     p.add_argument("--games", default=_bundled_games(),
                    help="folder of .kif files to preload (default: the bundled games)")
-    p.add_argument("--max-games", type=int, default=64,
+    p.add_argument("--max-games", type=at_least(1), default=64,
                    help="size of the game cache in games")
-    p.add_argument("--cache-mb", type=int, default=4096,
+    p.add_argument("--cache-mb", type=MEBIBYTES, default=4096,
                    help="size of the game cache in MiB (games weighed by their estimated "
                         "memory); least recently used games are evicted past either size")
-    p.add_argument("--max-heavy", type=int, default=2,
+    p.add_argument("--max-heavy", type=at_least(1), default=2,
                    help="loads and groundings that run at once, on threads of their own; "
                         "as many more wait, one more is refused with RESOURCE_EXHAUSTED")
     p.add_argument("--tls-cert", help="PEM certificate chain: the port speaks TLS only")
@@ -30,16 +31,16 @@ def register(commands: Commands) -> None:
     p.add_argument("--token-file",
                    help="a file whose first line is a token every call must carry as "
                         "`authorization: Bearer <token>` (else UNAUTHENTICATED)")
-    p.add_argument("--processes", type=int, default=1,
+    p.add_argument("--processes", type=at_least(1), default=1,
                    help="server processes sharing the port (SO_REUSEPORT), for every core")
-    p.add_argument("--max-sessions", type=int, default=16,
+    p.add_argument("--max-sessions", type=at_least(1), default=16,
                    help="Session streams open at once, each on a thread of its own")
-    p.add_argument("--max-call-seconds", type=float, default=600.0,
+    p.add_argument("--max-call-seconds", type=seconds(), default=600.0,
                    help="the longest a call works when its client sets no shorter deadline")
-    p.add_argument("--workers", type=int, default=8, help="threads serving requests")
-    p.add_argument("--max-message-mb", type=int, default=16,
+    p.add_argument("--workers", type=at_least(1), default=8, help="threads serving requests")
+    p.add_argument("--max-message-mb", type=MEBIBYTES, default=16,
                    help="largest request or response in MiB")
-    p.add_argument("--max-concurrent-rpcs", type=int, default=256,
+    p.add_argument("--max-concurrent-rpcs", type=at_least(1), default=256,
                    help="calls in progress or queued at once; one more is refused with "
                         "RESOURCE_EXHAUSTED")
     p.add_argument("--gpu", action="store_true",
@@ -69,8 +70,6 @@ def _serve(args: argparse.Namespace) -> int:
     games = Path(args.games) if args.games else None
     if games is not None and not games.is_dir():
         raise UsageError(f"--games {games} is not a folder")
-    if args.processes < 1:
-        raise UsageError(f"--processes must be at least 1, got {args.processes}")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise UsageError("--tls-cert and --tls-key go together")
     try:

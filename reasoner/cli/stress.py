@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from reasoner.cli.common import EXIT_OK, Commands
+from reasoner.cli.numbers import at_least, seconds
 
 __all__ = ["register"]
 
@@ -53,11 +54,11 @@ def register(commands: Commands) -> None:
     """Add ``stress``."""
     p = commands.add_parser(
         "stress", help="a steady client's Query latency alone and while blow-ups run")
-    p.add_argument("--seconds", type=float, default=30.0, help="length of each phase")
-    p.add_argument("--blowups", type=int, default=8, help="threads sending blow-ups")
-    p.add_argument("--deadline", type=float, default=15.0,
+    p.add_argument("--seconds", type=seconds(), default=30.0, help="length of each phase")
+    p.add_argument("--blowups", type=at_least(0), default=8, help="threads sending blow-ups")
+    p.add_argument("--deadline", type=seconds(), default=15.0,
                    help="seconds each blow-up request may take")
-    p.add_argument("--max-heavy", type=int, default=2, help="the server's --max-heavy")
+    p.add_argument("--max-heavy", type=at_least(1), default=2, help="the server's --max-heavy")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_stress)
 

@@ -16,6 +16,7 @@ from reasoner.cli.common import (
     UsageError,
     strictness_options,
 )
+from reasoner.cli.numbers import MEBIBYTES, SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -24,14 +25,14 @@ def register(commands: Commands) -> None:
     """Add ``sweep``."""
     p = commands.add_parser("sweep", help="load and play every .kif file under a folder")
     p.add_argument("folder", nargs="?", default="../shared/corpus")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per file")
-    p.add_argument("--memory", type=int, default=4096, help="MiB per file")
-    p.add_argument("--playouts", type=int, default=3)
-    p.add_argument("--max-steps", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--timeout", type=seconds(), default=60.0, help="seconds per file")
+    p.add_argument("--memory", type=MEBIBYTES, default=4096, help="MiB per file")
+    p.add_argument("--playouts", type=at_least(0), default=3)
+    p.add_argument("--max-steps", type=at_least(1), default=200)
+    p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     strictness_options(p)
-    p.add_argument("--check-timeout", type=float, default=0.0,
+    p.add_argument("--check-timeout", type=seconds(zero=True), default=0.0,
                    help="with --instantiate: seconds for the playout check of each "
                         "instantiated game (default: --timeout)")
     p.add_argument("--instantiate", action="store_true",

@@ -1,0 +1,82 @@
+"""The command line's numbers: the domain of each numeric option.
+
+Every numeric option of ``gdl-reasoner`` takes one of these argparse types, so that a value
+outside its domain (a count of zero runs, a negative seed, a clock of no time, a port past
+65535, ``nan``) is refused by argparse itself, with the command's usage line, the option
+and the reason, and exit status 2, before anything loads or listens: never a traceback from
+deep inside a run, never a run that quietly does nothing.
+
+>>> at_least(1)("3")
+3
+>>> seconds()("0.5")
+0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+__all__ = ["GOAL", "MEBIBYTES", "PORT", "SEED", "at_least", "between", "seconds"]
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """A whole number no less than ``low``."""
+
+    def parse(text: str) -> int:
+        value = _whole(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    return parse
+
+
+def between(low: int, high: int) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high``, both included."""
+
+    def parse(text: str) -> int:
+        value = _whole(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def seconds(*, zero: bool = False) -> Callable[[str], float]:
+    """A finite number of seconds, more than zero; with ``zero``, zero too (the option's
+    help says what zero means: no bound, or another option's value)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number of seconds, got {text}")
+        if value < 0 or (value == 0 and not zero):
+            bound = "at least 0" if zero else "more than 0"
+            raise argparse.ArgumentTypeError(f"must be {bound} seconds, got {text}")
+        return value
+
+    return parse
+
+
+# A seed of the random choices: an unsigned 64-bit number as the service's, below 2**63 so
+# that the seeds a run derives from it (seed + run, seed + start) stay in 64 bits.
+SEED = between(0, 2**63 - 1)
+# A TCP port to listen on; 0 picks a free one.
+PORT = between(0, 65535)
+# A goal value of GDL.
+GOAL = between(0, 100)
+# A memory bound in MiB.
+MEBIBYTES = at_least(1)

@@ -1,0 +1,98 @@
+"""The command line's numbers: every numeric option has a domain, and argparse refuses a
+value outside it with the option, the reason and exit status 2, before anything runs."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from reasoner.cli.app import parser
+from reasoner.cli.numbers import PORT, SEED, at_least, between, seconds
+from tests.test_cli import GAMES, run_cli
+
+
+def _numeric_options() -> list[tuple[str, list[str], argparse.Action]]:
+    """(command, its positional arguments, option) for every numeric option."""
+    commands = next(a for a in parser()._actions
+                    if isinstance(a, argparse._SubParsersAction))
+    found = []
+    for name, command in commands.choices.items():
+        positionals = [str(GAMES) if a.dest == "folder" else str(GAMES / "tictactoe.kif")
+                       for a in command._actions if not a.option_strings and a.dest != "help"]
+        for action in command._actions:
+            if action.option_strings and (
+                    action.type in (int, float)
+                    or getattr(action.type, "__module__", "") == "reasoner.cli.numbers"):
+                found.append((name, positionals, action))
+    return found
+
+
+NUMERIC = _numeric_options()
+
+
+def test_every_numeric_option_names_its_domain() -> None:
+    """No numeric option takes a bare int or float: each says which values it takes."""
+    assert len(NUMERIC) > 60
+    bare = [f"{name} {action.option_strings[-1]}" for name, _, action in NUMERIC
+            if action.type in (int, float)]
+    assert bare == []
+
+
+@pytest.mark.parametrize(("name", "positionals", "action"), NUMERIC,
+                         ids=[f"{n}{a.option_strings[-1]}" for n, _, a in NUMERIC])
+def test_a_negative_number_is_refused_by_the_parser(
+        name: str, positionals: list[str], action: argparse.Action,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """-1 (no count, seed, port, size or time is negative) ends the parse with exit status
+    2 and the option's name; the option's default is inside its domain."""
+    option = action.option_strings[-1]
+    assert action.type is not None
+    if action.default is not None:
+        action.type(str(action.default))  # the default parses
+    with pytest.raises(SystemExit) as ended:
+        parser().parse_args([name, *positionals, f"{option}=-1"])
+    assert ended.value.code == 2
+    assert f"argument {option}" in capsys.readouterr().err
+
+
+def test_counts_start_at_their_least_value() -> None:
+    """A count takes its least value and refuses one less, and words, with the reason."""
+    assert at_least(1)("1") == 1
+    with pytest.raises(argparse.ArgumentTypeError, match="must be at least 1, got 0"):
+        at_least(1)("0")
+    with pytest.raises(argparse.ArgumentTypeError, match="not a whole number"):
+        at_least(1)("2.5")
+
+
+def test_ports_and_seeds_have_both_bounds() -> None:
+    """A port runs from 0 to 65535; a seed from 0 to 2**63 - 1."""
+    assert PORT("0") == 0 and PORT("65535") == 65535
+    with pytest.raises(argparse.ArgumentTypeError, match="from 0 to 65535, got 65536"):
+        PORT("65536")
+    assert SEED(str(2**63 - 1)) == 2**63 - 1
+    with pytest.raises(argparse.ArgumentTypeError):
+        SEED(str(2**63))
+    assert between(3, 4)("4") == 4
+
+
+def test_seconds_are_finite_and_positive_unless_zero_means_something() -> None:
+    """Seconds refuse nan, infinity and negatives; zero only where the option gives zero a
+    meaning (no bound)."""
+    for text in ("nan", "inf", "-0.5", "soon"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            seconds(zero=True)(text)
+    with pytest.raises(argparse.ArgumentTypeError, match="more than 0 seconds, got 0"):
+        seconds()("0")
+    assert seconds(zero=True)("0") == 0.0
+    assert seconds()("1e-3") == 0.001
+
+
+def test_a_bench_of_no_runs_is_one_usage_line() -> None:
+    """``bench --runs 0``, which used to end in a traceback from the median of nothing, is
+    refused with the command's usage and one line naming the option."""
+    result = run_cli("bench", GAMES / "tictactoe.kif", "--backends", "native-batch",
+                     "--runs", "0")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "argument --runs: must be at least 1, got 0" in result.stderr
