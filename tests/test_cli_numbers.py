@@ -8,7 +8,17 @@ import argparse
 import pytest
 
 from reasoner.cli.app import parser
-from reasoner.cli.numbers import PORT, SEED, at_least, between, seconds
+from reasoner.cli.numbers import (
+    LONGEST,
+    MEBIBYTES,
+    MESSAGE_MEBIBYTES,
+    MOST,
+    PORT,
+    SEED,
+    at_least,
+    between,
+    seconds,
+)
 from tests.test_cli import GAMES, run_cli
 
 
@@ -41,19 +51,21 @@ def test_every_numeric_option_names_its_domain() -> None:
 
 @pytest.mark.parametrize(("name", "positionals", "action"), NUMERIC,
                          ids=[f"{n}{a.option_strings[-1]}" for n, _, a in NUMERIC])
-def test_a_negative_number_is_refused_by_the_parser(
+def test_numbers_out_of_every_domain_are_refused_by_the_parser(
         name: str, positionals: list[str], action: argparse.Action,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """-1 (no count, seed, port, size or time is negative) ends the parse with exit status
-    2 and the option's name; the option's default is inside its domain."""
+    """-1 (no count, seed, port, size or time is negative) and 10**20 (past every bound:
+    such values overflowed timers, resource limits and gRPC's sizes) end the parse with
+    exit status 2 and the option's name; the option's default is inside its domain."""
     option = action.option_strings[-1]
     assert action.type is not None
     if action.default is not None:
         action.type(str(action.default))  # the default parses
-    with pytest.raises(SystemExit) as ended:
-        parser().parse_args([name, *positionals, f"{option}=-1"])
-    assert ended.value.code == 2
-    assert f"argument {option}" in capsys.readouterr().err
+    for value in ("-1", str(10**20)):
+        with pytest.raises(SystemExit) as ended:
+            parser().parse_args([name, *positionals, f"{option}={value}"])
+        assert ended.value.code == 2
+        assert f"argument {option}" in capsys.readouterr().err
 
 
 def test_counts_start_at_their_least_value() -> None:
@@ -63,6 +75,9 @@ def test_counts_start_at_their_least_value() -> None:
         at_least(1)("0")
     with pytest.raises(argparse.ArgumentTypeError, match="not a whole number"):
         at_least(1)("2.5")
+    assert at_least(0)(str(MOST)) == MOST
+    with pytest.raises(argparse.ArgumentTypeError, match=f"at most {MOST}"):
+        at_least(0)(str(MOST + 1))
 
 
 def test_ports_and_seeds_have_both_bounds() -> None:
@@ -86,6 +101,17 @@ def test_seconds_are_finite_and_positive_unless_zero_means_something() -> None:
         seconds()("0")
     assert seconds(zero=True)("0") == 0.0
     assert seconds()("1e-3") == 0.001
+    assert seconds()(str(LONGEST)) == LONGEST
+    with pytest.raises(argparse.ArgumentTypeError, match="at most 1,000,000 seconds"):
+        seconds()("1e7")
+
+
+def test_sizes_fit_what_takes_them() -> None:
+    """A memory bound's bytes fit 64 bits and a message size's fit gRPC's 32-bit int."""
+    assert (MEBIBYTES(str(2**30)) << 20) < 2**63
+    assert (MESSAGE_MEBIBYTES("2047") << 20) < 2**31
+    with pytest.raises(argparse.ArgumentTypeError):
+        MESSAGE_MEBIBYTES("2048")
 
 
 def test_a_bench_of_no_runs_is_one_usage_line() -> None:

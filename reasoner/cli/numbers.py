@@ -18,7 +18,8 @@ import argparse
 import math
 from collections.abc import Callable
 
-__all__ = ["GOAL", "MEBIBYTES", "PORT", "SEED", "at_least", "between", "seconds"]
+__all__ = ["GOAL", "LONGEST", "MEBIBYTES", "MESSAGE_MEBIBYTES", "MOST", "PORT", "SEED",
+           "at_least", "between", "seconds"]
 
 
 def _whole(text: str) -> int:
@@ -28,13 +29,22 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+# The most a count may be; a count past it is a typing slip, not a run that ends.
+MOST = 2**31 - 1
+# The longest time an option may name, about 11.6 days: longer ones overflowed the
+# operating system's timers and resource limits.
+LONGEST = 1_000_000.0
+
+
 def at_least(low: int) -> Callable[[str], int]:
-    """A whole number no less than ``low``."""
+    """A whole number no less than ``low`` (and no more than :data:`MOST`)."""
 
     def parse(text: str) -> int:
         value = _whole(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if value > MOST:
+            raise argparse.ArgumentTypeError(f"must be at most {MOST}, got {value}")
         return value
 
     return parse
@@ -53,8 +63,9 @@ def between(low: int, high: int) -> Callable[[str], int]:
 
 
 def seconds(*, zero: bool = False) -> Callable[[str], float]:
-    """A finite number of seconds, more than zero; with ``zero``, zero too (the option's
-    help says what zero means: no bound, or another option's value)."""
+    """A finite number of seconds, more than zero and at most :data:`LONGEST`; with
+    ``zero``, zero too (the option's help says what zero means: no bound, or another
+    option's value)."""
 
     def parse(text: str) -> float:
         try:
@@ -66,6 +77,9 @@ def seconds(*, zero: bool = False) -> Callable[[str], float]:
         if value < 0 or (value == 0 and not zero):
             bound = "at least 0" if zero else "more than 0"
             raise argparse.ArgumentTypeError(f"must be {bound} seconds, got {text}")
+        if value > LONGEST:
+            raise argparse.ArgumentTypeError(f"must be at most {LONGEST:,.0f} seconds, "
+                                             f"got {text}")
         return value
 
     return parse
@@ -78,5 +92,7 @@ SEED = between(0, 2**63 - 1)
 PORT = between(0, 65535)
 # A goal value of GDL.
 GOAL = between(0, 100)
-# A memory bound in MiB.
-MEBIBYTES = at_least(1)
+# A memory bound in MiB, up to a pebibyte (its bytes must fit the limits' 64 bits).
+MEBIBYTES = between(1, 2**30)
+# The largest gRPC message in MiB: gRPC takes the byte count as a 32-bit int.
+MESSAGE_MEBIBYTES = between(1, 2047)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError
-from reasoner.cli.numbers import MEBIBYTES, PORT, at_least, seconds
+from reasoner.cli.numbers import MEBIBYTES, MESSAGE_MEBIBYTES, PORT, at_least, seconds
 
 __all__ = ["register"]
 
@@ -38,7 +38,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-call-seconds", type=seconds(), default=600.0,
                    help="the longest a call works when its client sets no shorter deadline")
     p.add_argument("--workers", type=at_least(1), default=8, help="threads serving requests")
-    p.add_argument("--max-message-mb", type=MEBIBYTES, default=16,
+    p.add_argument("--max-message-mb", type=MESSAGE_MEBIBYTES, default=16,
                    help="largest request or response in MiB")
     p.add_argument("--max-concurrent-rpcs", type=at_least(1), default=256,
                    help="calls in progress or queued at once; one more is refused with "
