@@ -311,10 +311,16 @@ def test_sweep_on_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_check_names_the_backend_that_answers() -> None:
-    """``check`` says which backend answers: the network with its size by default, clingo
+    """``check`` names the backend that answers: by default the native kernel (where it is
+    built, else the Python network) with the network's size, the Python network or clingo
     when asked for."""
+    from reasoner.propnet.native import native_refusal
+
     default = run_cli("check", "games/nim.kif")
+    python = run_cli("check", "--backend", "propnet", "games/nim.kif")
     clingo = run_cli("check", "--backend", "clingo", "games/nim.kif")
-    assert default.returncode == clingo.returncode == 0
-    assert "; backend propnet (" in default.stdout and " gates, " in default.stdout
+    assert default.returncode == python.returncode == clingo.returncode == 0
+    chosen = "propnet" if native_refusal() else "native"
+    assert f"; backend {chosen} (" in default.stdout and " gates, " in default.stdout
+    assert "; backend propnet (" in python.stdout and " gates, " in python.stdout
     assert clingo.stdout.rstrip().endswith("ms; backend clingo")

@@ -55,7 +55,7 @@ def _check(args: argparse.Namespace) -> int:
             status = failure(error, path)
             continue
         s = game.statistics
-        backend = (f"backend propnet ({s.network.describe()})" if s.network is not None
+        backend = (f"backend {s.backend} ({s.network.describe()})" if s.network is not None
                    else f"backend {s.backend}" + (f" ({s.backend_note})" if s.backend_note
                                                   else ""))
         print(f"{path}: ok: roles {' '.join(game.roles)}; {s.fluents} fluents, {s.moves} moves, "
