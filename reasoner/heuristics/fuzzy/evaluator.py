@@ -67,7 +67,8 @@ class FuzzyEvaluator:
         if network is None:
             raise ResourceLimitError(
                 "fuzzy evaluation needs the game's propositional network, and the game has "
-                "none (load it with backend='propnet' or 'auto' within the network's bounds)",
+                "none (load it with backend 'auto', 'native' or 'propnet' within the network's "
+                "bounds)",
                 bound="size")
         orders = orders_in_formulas(game, structures)
         if orders:
