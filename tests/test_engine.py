@@ -17,7 +17,7 @@ from reasoner import (
     State,
 )
 from reasoner.engine.values import Move
-from tests.conftest import CORPUS, bundled
+from tests.conftest import CORPUS, GAMES, bundled
 
 COUNTER = """
 (role you) (init (count 0)) (succ 0 1) (succ 1 2)
@@ -347,3 +347,33 @@ def test_bounds_and_backends_are_named_by_enums() -> None:
     with pytest.raises(ValueError,
                        match="the backends are clingo, native, propnet, position, topdown, auto"):
         Game.from_gdl(COUNTER, backend="prolog")
+
+
+@pytest.mark.parametrize("backend", ["native", "propnet", "clingo"])
+def test_simulate_refuses_counts_outside_their_domain_on_every_backend(backend: str) -> None:
+    """A negative number of playouts, a negative step bound or one past a C int is a
+    ValueError naming the argument on every backend (the kernel used to answer a negative
+    bound with "buffers too small", the Python network to play it as no bound)."""
+    game = Game.from_file(GAMES / "tictactoe.kif", backend=backend)
+    start = game.initial_state
+    with pytest.raises(ValueError, match="playouts must be at least 0, got -1"):
+        game.simulate(start, -1, 0, 10)
+    for steps in (-1, 2**31):
+        with pytest.raises(ValueError, match=f"max_steps must be from 0 to 2147483647, got "
+                                             f"{steps}"):
+            game.simulate(start, 3, 0, steps)
+    assert game.simulate(start, 3, 0, 0).lengths == [0, 0, 0]
+
+
+@pytest.mark.parametrize("backend", ["native", "propnet", "clingo"])
+def test_simulate_takes_any_int_as_a_seed_modulo_2_to_the_64(backend: str) -> None:
+    """Seeds are the service's unsigned 64-bit numbers: -1 plays as 2**64 - 1 and 2**64 + 5
+    as 5, on every backend (the Python network used to refuse a negative seed)."""
+    game = Game.from_file(GAMES / "tictactoe.kif", backend=backend)
+    start = game.initial_state
+
+    def lengths(seed: int) -> list[int]:
+        return list(game.simulate(start, 20, seed, 100).lengths)
+
+    assert lengths(-1) == lengths(2**64 - 1)
+    assert lengths(2**64 + 5) == lengths(5)

@@ -37,6 +37,9 @@ from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics", "ProbedLoad"]
 
+# The most steps a playout may take: the kernel counts them in a C int.
+_MOST_STEPS = 2**31 - 1
+
 # A joint move written by a person: each role's move as a Move or as GDL text.
 MoveChoice = Mapping[str, Move | str]
 
@@ -391,13 +394,21 @@ class Game:
         native backend (on a GPU with ``GDL_REASONER_GPU`` set), bit-parallel batches on
         the Python network, :func:`reasoner.engine.walk.simulate_sequentially` on
         clingo, top-down and position; ``check`` is called between steps, playouts or
-        chunks of playouts and may raise to stop.
+        chunks of playouts and may raise to stop. A playout stops after ``max_steps``
+        joint moves (0: the start alone); the seed is taken modulo 2**64, as the service's
+        unsigned 64-bit seeds, so every backend takes any int.
 
         Raises:
+            ValueError: ``playouts`` below 0, or ``max_steps`` outside 0..2**31-1.
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
+        if playouts < 0:
+            raise ValueError(f"playouts must be at least 0, got {playouts}")
+        if not 0 <= max_steps <= _MOST_STEPS:
+            raise ValueError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}")
         self._check_state(state)
-        return self.machine.simulate(state.bits, playouts, seed, max_steps, record, check)
+        return self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
+                                     check)
 
     # -- internals -----------------------------------------------------------------------
 
