@@ -53,6 +53,14 @@ _RELOADS = 4
 _MAX_MESSAGE = 64 * 1024 * 1024
 
 
+def _count(name: str, value: int) -> int:
+    """``value`` as a uint32 field, or a ValueError naming it (protobuf's own says only
+    "Value out of range"); the server checks the field's real range."""
+    if not 0 <= value < 2**32:
+        raise ValueError(f"{name} must be from 0 to {2**32 - 1}, got {value}")
+    return value
+
+
 def _info(message: pb.StateInfo) -> StateInfo:
     return StateInfo(
         legal=tuple(tuple(m.ids) for m in message.legal),
@@ -340,9 +348,17 @@ class RemoteGame:
     def simulate(self, state: State | None = None, *, playouts: int = 1, seed: int = 0,
                  max_steps: int = 0, record: bool = False) -> SimulationResult:
         """Seeded random playouts run inside the server (from the initial state by
-        default)."""
+        default). The seed is taken modulo 2**64, as in process; ``max_steps`` 0 is the
+        service's default (1,000).
+
+        Raises:
+            ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits.
+        """
+        _count("playouts", playouts)
+        _count("max_steps", max_steps)
+
         def request() -> pb.SimulateRequest:
-            message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed,
+            message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed % 2**64,
                                          max_steps=max_steps, record_trajectories=record,
                                          columns=True)
             if state is None:
@@ -357,10 +373,16 @@ class RemoteGame:
                       max_steps: int = 0, record: bool = False) -> SimulationResult:
         """Playouts from many states in one call: ``(state, count)`` each, start ``i`` with
         the seed ``seed + i``; the result holds every start's playouts in order (flat Monte
-        Carlo over the children of a position is one call)."""
+        Carlo over the children of a position is one call). Seeds and counts as
+        :meth:`simulate`'s."""
+        _count("max_steps", max_steps)
+        for index, (_, count) in enumerate(starts):
+            _count(f"starts[{index}] count", count)
+
         def request() -> pb.SimulateRequest:
             return pb.SimulateRequest(
-                game_id=self.id, seed=seed, max_steps=max_steps, record_trajectories=record,
+                game_id=self.id, seed=seed % 2**64, max_steps=max_steps,
+                record_trajectories=record,
                 columns=True, starts=[pb.SimulateStart(state=pb.State(fluents=s.fluents),
                                                        playouts=count)
                                       for s, count in starts])

@@ -616,6 +616,26 @@ def test_client_simulate_matches_engine(srv: Server) -> None:
     assert result.updates == sum(p.length for p in result.playouts)
 
 
+def test_client_simulate_names_a_count_that_cannot_be_sent(srv: Server) -> None:
+    """A negative or too large count is a ValueError naming it, before any call (protobuf
+    alone says "Value out of range"); seeds are taken modulo 2**64 as in process."""
+    with ReasonerClient(srv.target, timeout=CALL_TIMEOUT) as client:
+        game = client.load_game(game_text("tictactoe"))
+        with pytest.raises(ValueError, match="playouts must be from 0 to 4294967295, got -1"):
+            game.simulate(playouts=-1)
+        with pytest.raises(ValueError, match="max_steps must be from 0 to 4294967295, got -1"):
+            game.simulate(playouts=3, max_steps=-1)
+        state = game.initial_state()
+        with pytest.raises(ValueError, match=r"starts\[1\] count must be from 0 to"):
+            game.simulate_many([(state, 2), (state, 2**32)])
+
+        def lengths(seed: int) -> list[int]:
+            return [p.length for p in game.simulate(playouts=20, seed=seed).playouts]
+
+        assert lengths(-1) == lengths(2**64 - 1)
+        assert lengths(2**64 + 5) == lengths(5)
+
+
 def test_client_reloads_a_game_the_server_evicted() -> None:
     """With max_games=1, loading B evicts A; a query through A's handle still works (the
     client loads A again transparently)."""
