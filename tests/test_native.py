@@ -304,28 +304,36 @@ def test_the_gpu_is_optional(caplog: pytest.LogCaptureFixture) -> None:
     assert "no GPU for the playouts" in caplog.text
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no CUDA compiler (nvcc) here")
-def test_the_gpu_source_compiles_for_cuda(tmp_path: Path) -> None:
-    """The GPU's source (the kernel's, one word a thread, with its entry) is valid CUDA."""
-    source = tmp_path / "kernel.cu"
+_NO_NVCC = pytest.mark.skipif(shutil.which("nvcc") is None,
+                              reason="no CUDA compiler (nvcc) here")
+
+
+@pytest.fixture(scope="module")
+def h100_build(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess[str]:
+    """The GPU's source compiled once by nvcc for an H100 (sm_90), with ptxas's report of
+    each kernel's resources on stderr."""
+    folder = tmp_path_factory.mktemp("cuda")
+    source = folder / "kernel.cu"
     source.write_text(gpu_source())
-    done = subprocess.run(["nvcc", "--std=c++14", "-c", str(source), "-o",
-                           str(tmp_path / "kernel.o")], capture_output=True, text=True,
-                          timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
+    return subprocess.run(["nvcc", "--std=c++14", "-arch=sm_90", "-cubin", "-Xptxas", "-v",
+                           str(source), "-o", str(folder / "kernel.cubin")],
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no CUDA compiler (nvcc) here")
-def test_the_gpu_build_keeps_its_words_in_registers_on_an_h100(tmp_path: Path) -> None:
+@_NO_NVCC
+def test_the_gpu_source_compiles_for_cuda(
+        h100_build: subprocess.CompletedProcess[str]) -> None:
+    """The GPU's source (the kernel's, one word a thread, with its entry) is valid CUDA."""
+    assert h100_build.returncode == 0, h100_build.stderr
+
+
+@_NO_NVCC
+def test_the_gpu_build_keeps_its_words_in_registers_on_an_h100(
+        h100_build: subprocess.CompletedProcess[str]) -> None:
     """Compiled for an H100 (sm_90), the kernel spills no register to memory: a step's
     words stay in registers, and only the move list lives in the thread's stack."""
-    source = tmp_path / "kernel.cu"
-    source.write_text(gpu_source())
-    done = subprocess.run(["nvcc", "--std=c++14", "-arch=sm_90", "-cubin", "-Xptxas", "-v",
-                           str(source), "-o", str(tmp_path / "kernel.cubin")],
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    assert "0 bytes spill stores, 0 bytes spill loads" in done.stderr, done.stderr
+    assert h100_build.returncode == 0, h100_build.stderr
+    assert "0 bytes spill stores, 0 bytes spill loads" in h100_build.stderr, h100_build.stderr
 
 
 def test_a_small_gpu_run_gives_each_lane_two_playouts() -> None:
