@@ -8,11 +8,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasoner.cli.sweeping import FATES as SWEEP_FATES
 from reasoner.corpus import Fate, game_files, run_folder
 from reasoner.crosscheck.run import FATES as CROSSCHECK_FATES
 from reasoner.engine.limits import Limits
 from reasoner.errors import GdlSyntaxError
+from reasoner.workshop.corpus_sweep import FATES as SWEEP_FATES
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 def test_a_sweep_stops_playing_at_its_time_and_still_counts_the_game_as_loaded() -> None:
     """A game that loads but whose playouts would outlast the file's time is ``loaded``: the
     playouts stop at the time given, and the reason says how far they got."""
-    from reasoner.cli.sweeping import check_file
+    from reasoner.workshop.corpus_sweep import check_file
 
     whole = check_file(str(GAMES / "connectfour.kif"), playouts=3, max_steps=200)
     assert whole.fate == "loaded" and whole.reason == "" and whole.steps > 3
@@ -129,7 +129,7 @@ def test_a_sweep_stops_playing_at_its_time_and_still_counts_the_game_as_loaded()
 def test_the_sweep_table_counts_backends_and_load_times() -> None:
     """The sweep's table says how many loaded files run on each backend, and the load time
     distribution."""
-    from reasoner.cli.sweeping import SweepResult, format_table
+    from reasoner.workshop.corpus_sweep import SweepResult, format_table
 
     fates = [SweepResult("a.kif", Fate.LOADED, load_ms=100.0, backend="propnet"),
              SweepResult("b.kif", Fate.LOADED, load_ms=9000.0, backend="position"),

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.cli.sweeping import SweepResult, format_table, sweep
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
+from reasoner.workshop.corpus_sweep import SweepResult, format_table, sweep
 from tests.conftest import CORPUS, corpus_params
 
 pytestmark = pytest.mark.corpus

@@ -369,8 +369,8 @@ def test_the_image_header_is_the_kernels() -> None:
 def test_simulate_on_the_gpu_path_plays_like_the_cpu() -> None:
     """Simulate's GPU path (the GPU build's logic, here run on the CPU thread by thread):
     its playouts have the CPU build's statistics, and the bench's GPU check says so."""
-    from reasoner.cli.benchmarks import gpu_check
     from reasoner.propnet.gpu import EmulatedGpuKernel
+    from reasoner.workshop.playout_rates import gpu_check
 
     game = Game.from_file(GAMES / "connectfour.kif", backend="native")
     native = game.machine

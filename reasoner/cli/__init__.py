@@ -1,18 +1,34 @@
-"""The ``gdl-reasoner`` command line, and the tools that only it uses.
+"""The ``gdl-reasoner`` command line: the user commands, and what every command shares.
 
-One module per group of commands, each with its subparsers (``register``) beside their
+One module per group of user commands, each with its subparsers (``register``) beside their
 behaviour: :mod:`~reasoner.cli.loading` (check, translate), :mod:`~reasoner.cli.grounding`
 (supersets, ground, mutexes), :mod:`~reasoner.cli.heuristics` (evaluate, analyze,
-bench-heuristics), :mod:`~reasoner.cli.bench`, :mod:`~reasoner.cli.serve`,
-:mod:`~reasoner.cli.match`, :mod:`~reasoner.cli.crosscheck` and :mod:`~reasoner.cli.sweep`;
-:mod:`~reasoner.cli.app` builds the parser and runs a command; :mod:`~reasoner.cli.common`
-holds the one error contract. The tools beside them: :mod:`~reasoner.cli.benchmarks`,
-:mod:`~reasoner.cli.sweeping` and :mod:`~reasoner.cli.progress`.
+bench-heuristics),
+:mod:`~reasoner.cli.serve`, :mod:`~reasoner.cli.match`, :mod:`~reasoner.cli.ggp` (prove,
+player, manage) and :mod:`~reasoner.cli.crosscheck`. The workshop's commands (bench,
+bench-service, bench-players, sweep, fuzz, stress) are in
+:mod:`reasoner.workshop.commands`; :mod:`~reasoner.cli.app` builds the parser from both and
+runs a command. Shared by all: :mod:`~reasoner.cli.common` (the one error contract and the
+common options), :mod:`~reasoner.cli.numbers` (the numeric options' domains) and
+:mod:`~reasoner.cli.progress` (progress on stderr).
 
 Every command prints one clear line on bad input and exits non-zero; no tracebacks. Only
-this package of ``reasoner`` may import the client library (``client``).
+the command line may import the client library (``client``).
 """
 
-from reasoner.cli.app import main
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["main"]
+
+
+def __getattr__(name: str) -> Any:
+    """``main``, imported on first use: the workshop's modules import parts of this package
+    (:mod:`reasoner.cli.common`), and :mod:`reasoner.cli.app` imports the workshop's
+    commands, so the package itself imports neither."""
+    if name == "main":
+        from reasoner.cli.app import main
+
+        return main
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,23 +6,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from reasoner.cli import (
+from reasoner.cli import crosscheck, ggp, grounding, heuristics, loading, match, serve
+from reasoner.cli.common import EXIT_OK, CommandError, failure
+from reasoner.errors import ReasonerError
+from reasoner.workshop.commands import (
     bench,
     bench_players,
     bench_service,
-    crosscheck,
     fuzz,
-    ggp,
-    grounding,
-    heuristics,
-    loading,
-    match,
-    serve,
     stress,
     sweep,
 )
-from reasoner.cli.common import EXIT_OK, CommandError, failure
-from reasoner.errors import ReasonerError
 
 __all__ = ["main", "parser"]
 

@@ -196,14 +196,14 @@ def _analyze(args: argparse.Namespace) -> int:
 
 
 def _bench_heuristics(args: argparse.Namespace) -> int:
-    from reasoner.cli.heuristic_benchmarks import (
+    from reasoner.engine.game import Game
+    from reasoner.engine.walk import sample_states
+    from reasoner.heuristics.catalogue import GameHeuristics, parse_parameters
+    from reasoner.workshop.heuristic_rates import (
         evaluation_rate,
         greedy_against_random,
         playout_rate,
     )
-    from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
-    from reasoner.heuristics.catalogue import GameHeuristics, parse_parameters
 
     names = [n.strip() for n in args.heuristics.split(",") if n.strip()]
     try:

@@ -89,11 +89,11 @@ def _resident_mb(pid: int) -> float:
 def _stress(args: argparse.Namespace) -> int:
     import grpc
 
-    from reasoner.cli.benchmarks import percentile
     from reasoner.engine.game import Game
     from reasoner.engine.walk import sample_states
     from reasoner.v1 import reasoner_pb2 as pb
     from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+    from reasoner.workshop.playout_rates import percentile
 
     games = Path(__file__).resolve().parents[2] / "games"
     tictactoe = (games / "tictactoe.kif").read_text()

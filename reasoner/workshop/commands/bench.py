@@ -1,5 +1,5 @@
 """``bench``: random-playout state updates per second and load time of every backend
-(the measurements themselves are in :mod:`reasoner.cli.benchmarks`).
+(the measurements themselves are in :mod:`reasoner.workshop.playout_rates`).
 
 A game too large to ground once (chess) loads only position by position: one bounded load
 under ``auto`` tells, and the ground-once backends (clingo and the network) are then
@@ -83,7 +83,8 @@ def _measure(path: str, text: str, wanted: list[str],
              args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     """Every figure of one game: the measurements of ``wanted`` (a :class:`Skipped` for a
     backend the game does not load on), then those over gRPC."""
-    from reasoner.cli.benchmarks import (
+    from reasoner.propnet.native import native_refusal
+    from reasoner.workshop.playout_rates import (
         NATIVE_MODES,
         Skipped,
         bench_batch,
@@ -94,7 +95,6 @@ def _measure(path: str, text: str, wanted: list[str],
         network_figures,
         probe_load,
     )
-    from reasoner.propnet.native import native_refusal
 
     bounds = limits(args)
     common = {"runs": args.runs, "seconds": args.seconds, "seed": args.seed}
@@ -150,7 +150,7 @@ def _measure(path: str, text: str, wanted: list[str],
 
 def _line(result: Any) -> str:
     """One figure as a line of text."""
-    from reasoner.cli.benchmarks import Skipped
+    from reasoner.workshop.playout_rates import Skipped
 
     if isinstance(result, Skipped):
         return f"{result.game:<16} {result.backend:<20} {result.reason}"

@@ -1,6 +1,6 @@
 """``fuzz``: a campaign of mutated corpus files through the loader, in process (each in a
 bounded child) or over gRPC (a real server on a free port), counted by fate (see
-:mod:`reasoner.fuzzing`)."""
+:mod:`reasoner.workshop.gdl_mutants`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
 from reasoner.cli.numbers import MEBIBYTES, SEED, at_least, seconds
-from reasoner.fuzzing import Mutant
+from reasoner.workshop.gdl_mutants import Mutant
 
 __all__ = ["register"]
 
@@ -106,7 +106,7 @@ def _current_mb() -> float:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    from reasoner.fuzzing import FATES, mutants
+    from reasoner.workshop.gdl_mutants import FATES, mutants
 
     root = Path(args.folder)
     if not root.is_dir():

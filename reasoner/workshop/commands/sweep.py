@@ -1,5 +1,5 @@
 """``sweep``: load and play every game of a folder, or instantiate it, and report each
-file's fate (the sweep itself is in :mod:`reasoner.cli.sweeping`)."""
+file's fate (the sweep itself is in :mod:`reasoner.workshop.corpus_sweep`)."""
 
 from __future__ import annotations
 
@@ -42,9 +42,9 @@ def register(commands: Commands) -> None:
 
 def _sweep(args: argparse.Namespace) -> int:
     from reasoner.cli.progress import count_line
-    from reasoner.cli.sweeping import SweepResult, format_table, summarise, sweep
     from reasoner.corpus import Fate, game_files
     from reasoner.engine.limits import Limits
+    from reasoner.workshop.corpus_sweep import SweepResult, format_table, summarise, sweep
 
     started = time.monotonic()
     root = Path(args.folder)

@@ -155,7 +155,7 @@ def _client(target: str, text: str, pattern: str, batch: int, seconds: float, se
 def _measure(port: int, stem: str, text: str, pattern: str, batch: int, processes: int,
              args: argparse.Namespace, context: Any) -> dict[str, Any]:
     """One row: the pattern's calls from every client process at once."""
-    from reasoner.cli.benchmarks import percentile
+    from reasoner.workshop.playout_rates import percentile
 
     results: Any = context.Queue()
     clients = [context.Process(target=_client, args=(

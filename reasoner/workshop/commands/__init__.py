@@ -1,0 +1,2 @@
+"""The workshop's commands of ``gdl-reasoner``, one module per command (each with its
+``register``); :mod:`reasoner.cli.app` registers them."""
