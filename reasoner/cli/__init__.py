@@ -2,18 +2,18 @@
 
 One module per group of user commands, each with its subparsers (``register``) beside their
 behaviour: :mod:`~reasoner.cli.loading` (check, translate), :mod:`~reasoner.cli.grounding`
-(supersets, ground, mutexes), :mod:`~reasoner.cli.heuristics` (evaluate, analyze,
-bench-heuristics),
+(supersets, ground, mutexes), :mod:`~reasoner.cli.heuristics` (evaluate, analyze),
 :mod:`~reasoner.cli.serve`, :mod:`~reasoner.cli.match`, :mod:`~reasoner.cli.ggp` (prove,
 player, manage) and :mod:`~reasoner.cli.crosscheck`. The workshop's commands (bench,
-bench-service, bench-players, sweep, fuzz, stress) are in
+bench-service, bench-players, bench-heuristics, sweep, fuzz, stress) are in
 :mod:`reasoner.workshop.commands`; :mod:`~reasoner.cli.app` builds the parser from both and
 runs a command. Shared by all: :mod:`~reasoner.cli.common` (the one error contract and the
-common options), :mod:`~reasoner.cli.numbers` (the numeric options' domains) and
-:mod:`~reasoner.cli.progress` (progress on stderr).
+common options), :mod:`~reasoner.cli.numbers` (the numeric options' domains),
+:mod:`~reasoner.cli.progress` (progress on stderr) and :mod:`~reasoner.cli.players` (the
+client's players, matches and remote games).
 
 Every command prints one clear line on bad input and exits non-zero; no tracebacks. Only
-the command line may import the client library (``client``).
+:mod:`reasoner.cli.players` imports the client library (``client``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""The ``gdl-reasoner`` parser, built from the command modules, and :func:`main`."""
+"""The ``gdl-reasoner`` parser, built from the command modules (the user commands of
+:mod:`reasoner.cli` and the workshop's of :mod:`reasoner.workshop.commands`), and
+:func:`main`."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from reasoner.cli.common import EXIT_OK, CommandError, failure
 from reasoner.errors import ReasonerError
 from reasoner.workshop.commands import (
     bench,
+    bench_heuristics,
     bench_players,
     bench_service,
     fuzz,
@@ -20,9 +23,10 @@ from reasoner.workshop.commands import (
 
 __all__ = ["main", "parser"]
 
-# The command modules, in the order of the commands in --help.
-MODULES = (loading, grounding, heuristics, bench, bench_service, bench_players, serve, match, ggp,
-           crosscheck, sweep, fuzz, stress)
+# The command modules, the user commands' (reasoner.cli) and the workshop's
+# (reasoner.workshop.commands), in the order of the commands in --help.
+MODULES = (loading, grounding, heuristics, bench_heuristics, bench, bench_service, bench_players,
+           serve, match, ggp, crosscheck, sweep, fuzz, stress)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -74,7 +74,7 @@ def _prove(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from client.players.aostar import prove
+    from reasoner.cli.players import prove
     from reasoner.engine.game import Game
 
     game = Game.from_gdl(read(args.game))
@@ -101,10 +101,16 @@ def _player(args: argparse.Namespace) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     import random
 
-    from client.ggp.http_player import GgpPlayer, make_player, serve_player
-    from client.players import HeuristicEvaluator, MctsPlayer, Player
-    from client.players.heuristic_values import VALUE_HEURISTICS
-    from client.players.strategies import STRATEGIES
+    from reasoner.cli.players import (
+        STRATEGIES,
+        VALUE_HEURISTICS,
+        GgpPlayer,
+        HeuristicEvaluator,
+        MctsPlayer,
+        Player,
+        make_player,
+        serve_player,
+    )
 
     if args.strategy not in STRATEGIES:
         raise UsageError(f"unknown strategy {args.strategy!r}; the strategies are "
@@ -143,7 +149,7 @@ def _manage(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from client.ggp.game_manager import ping, run_match, save, seats, tally
+    from reasoner.cli.players import ping, run_match, save, seats, tally
     from reasoner.engine.game import Game
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.printer import print_game

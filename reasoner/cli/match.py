@@ -41,10 +41,14 @@ def _match(args: argparse.Namespace) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     import grpc
 
-    from client import ReasonerClient
-    from client.match import MatchStep, play_match
-    from client.players import Player
-    from client.players.strategies import STRATEGIES, make_player
+    from reasoner.cli.players import (
+        STRATEGIES,
+        MatchStep,
+        Player,
+        ReasonerClient,
+        make_player,
+        play_match,
+    )
 
     names = [name.strip() for name in args.players.split(",")]
     unknown = [name for name in names if name not in STRATEGIES]

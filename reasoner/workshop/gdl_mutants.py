@@ -1,4 +1,5 @@
-"""Fuzzing: mutated GDL texts through the loader, each in a bounded child, sorted by fate.
+"""GDL mutants and their fates: mutated GDL texts through the loader, each in a bounded
+child, sorted by fate (``fuzz``).
 
 A *mutant* is a game text with one seeded change of the kinds hostile or broken files
 bring: a byte flipped, a token dropped, doubled or swapped, a parenthesis added or lost, a
@@ -20,12 +21,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["FATES", "MUTATIONS", "Mutant", "mutants"]
+__all__ = ["DOCUMENTED", "FATES", "MUTATIONS", "Mutant", "load_in_process", "mutants",
+           "outcomes", "past_bounds"]
 
 FATES = ("accepted", "refused", "crash", "hang", "slow")
+# gRPC status codes a load may end with on purpose (see the README's error table).
+DOCUMENTED = frozenset({"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+                        "NOT_FOUND"})
 _TOKEN = re.compile(r"[()]|[^\s()]+")
 _KEYWORDS = ("role", "init", "true", "next", "legal", "does", "goal", "terminal", "distinct",
              "not", "or", "<=", "base", "input", "sees", "random")
@@ -140,3 +145,53 @@ def mutants(sources: Sequence[tuple[str, str]], count: int, seed: int) -> Iterat
         name, text = rng.choice(sources)
         mutation = rng.choice(names)
         yield Mutant(name, mutation, MUTATIONS[mutation](text, rng))
+
+
+def _load(text: str) -> str:
+    """The work of one in-process mutant, in its bounded child."""
+    from reasoner.engine.game import Game
+
+    game = Game.from_gdl(text)
+    game.legal_moves(game.initial_state, game.roles[0])
+    return "accepted"
+
+
+def load_in_process(text: str, timeout: float, memory: int,
+                    start_method: str = "fork") -> tuple[str, str]:
+    """The fate of loading ``text`` in a bounded child (``timeout`` seconds, ``memory``
+    MiB), and the reason ("" when accepted)."""
+    from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+    from reasoner.errors import ReasonerError, ResourceLimitError
+
+    try:
+        return run_bounded(_load, (text,), Limits(timeout, memory, start_method)), ""
+    except ResourceLimitError as error:
+        if str(error).startswith("exceeded the time bound"):
+            return "hang", str(error)
+        return "refused", str(error)
+    except ReasonerError as error:
+        return "refused", str(error)
+    except BoundedCrash as error:
+        return "crash", str(error).splitlines()[0]
+
+
+def past_bounds(fate: str, reason: str) -> bool:
+    """Whether a load ran out of the campaign's time or memory (the unchanged source of a
+    mutant that did is "slow", not hanging)."""
+    return fate == "hang" or "memory bound" in reason
+
+
+def outcomes(found: Iterable[Mutant], outcome: Callable[[Mutant], tuple[str, str]],
+             jobs: int) -> Iterator[tuple[Mutant, tuple[str, str]]]:
+    """Each mutant with its outcome, in order, ``jobs`` of them worked at once."""
+    if jobs <= 1:
+        for mutant in found:
+            yield mutant, outcome(mutant)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    from itertools import islice
+
+    chunks = iter(found)
+    with ThreadPoolExecutor(jobs) as pool:
+        while chunk := list(islice(chunks, 4 * jobs)):
+            yield from zip(chunk, pool.map(outcome, chunk), strict=True)

@@ -1,4 +1,5 @@
-"""How fast the heuristics evaluate, and whether they help a player (``bench-heuristics``).
+"""Heuristic rates: how fast the heuristics evaluate, and whether they help a player
+(``bench-heuristics``).
 
 * :func:`evaluation_rate`: evaluations per second of one heuristic over a fixed sample of
   states from seeded random playouts, the median of several runs; the baseline measured in
@@ -7,8 +8,8 @@
 * :func:`greedy_against_random`: a one-ply greedy player (:class:`GreedyPlayer`: it
   evaluates the successor of each of its legal moves and plays the best, ties broken at
   random) against random players, seats alternating, played by the one match loop
-  (:func:`client.match.play_match`); the baseline measured in the same run is a random
-  player in the same seats.
+  (:func:`client.match.play_match`, through :mod:`reasoner.cli.players`); the baseline
+  measured in the same run is a random player in the same seats.
 """
 
 from __future__ import annotations
@@ -20,9 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
-from client.match import play_match
-from client.players import Player, RandomPlayer
+from reasoner.cli.players import GameView, Player, RandomPlayer, play_match
 from reasoner.engine.game import Game
 from reasoner.engine.values import State, StateInfo
 from reasoner.engine.walk import random_playout

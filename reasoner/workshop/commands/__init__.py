@@ -1,2 +1,7 @@
-"""The workshop's commands of ``gdl-reasoner``, one module per command (each with its
-``register``); :mod:`reasoner.cli.app` registers them."""
+"""The workshop's commands of ``gdl-reasoner``, one module per command, each with its
+``register`` (its parser) and its run: :mod:`~reasoner.workshop.commands.bench`,
+:mod:`~reasoner.workshop.commands.bench_service`,
+:mod:`~reasoner.workshop.commands.bench_players`,
+:mod:`~reasoner.workshop.commands.bench_heuristics`,
+:mod:`~reasoner.workshop.commands.sweep`, :mod:`~reasoner.workshop.commands.fuzz` and
+:mod:`~reasoner.workshop.commands.stress`. :mod:`reasoner.cli.app` registers them."""

@@ -1,5 +1,6 @@
 """``bench``: random-playout state updates per second and load time of every backend
-(the measurements themselves are in :mod:`reasoner.workshop.playout_rates`).
+(the measurements themselves are in :mod:`reasoner.workshop.playout_rates`, those over
+gRPC in :mod:`reasoner.workshop.service_latency`).
 
 A game too large to ground once (chess) loads only position by position: one bounded load
 under ``auto`` tells, and the ground-once backends (clingo and the network) are then
@@ -91,10 +92,10 @@ def _measure(path: str, text: str, wanted: list[str],
         bench_game,
         bench_native,
         bench_reference,
-        bench_service,
         network_figures,
         probe_load,
     )
+    from reasoner.workshop.service_latency import bench_service
 
     bounds = limits(args)
     common = {"runs": args.runs, "seconds": args.seconds, "seed": args.seed}

@@ -1,28 +1,17 @@
-"""``bench-players``: how strong each player is, at equal time per move.
-
-Each searching player plays ``--matches`` matches against a random player and against
-MCTS (seats alternating; in a game of more roles the other seats are random players), and
-plays a one-role game alone; the reasoner runs in process. Each row gives the player's
-mean goal with a 95% interval (normal approximation: 1.96 standard errors) and its wins,
-draws and losses (the highest goal alone wins, a shared highest draws; alone, 100 wins and
-0 loses). Best-first is a one-role search and plays only one-role games; alpha-beta needs a
-game where at most one role chooses at a time or reads simultaneous moves cautiously.
-"""
+"""``bench-players``: how strong each player is, at equal time per move (the measurement
+itself is in :mod:`reasoner.workshop.player_strength`, which says how it plays)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
-import random
-import statistics
-import time
 from pathlib import Path
 
 from reasoner.cli.common import EXIT_OK, Commands, UsageError, read
 from reasoner.cli.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
+
 
 def register(commands: Commands) -> None:
     """Add ``bench-players``."""
@@ -39,25 +28,10 @@ def register(commands: Commands) -> None:
     p.set_defaults(run=_bench_players)
 
 
-def _pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
-    """(player, opponent) to measure; the opponent "" for a one-role game."""
-    if roles == 1:
-        return [(p, "") for p in [*players, "random"]]
-    pairs = []
-    for player in players:
-        if player == "bestfirst":
-            continue
-        pairs.append((player, "random"))
-        if player != "mcts":
-            pairs.append((player, "mcts"))
-    return pairs
-
-
 def _bench_players(args: argparse.Namespace) -> int:
-    from client.ggp.game_manager import result_of
-    from client.match import play_match
-    from client.players.strategies import STRATEGIES, make_player
+    from reasoner.cli.players import STRATEGIES
     from reasoner.engine.game import Game
+    from reasoner.workshop.player_strength import pairings, strength
 
     players = [p for p in args.players.split(",") if p]
     unknown = sorted(set(players) - set(STRATEGIES))
@@ -70,36 +44,14 @@ def _bench_players(args: argparse.Namespace) -> int:
     for name in args.games:
         game = Game.from_gdl(read(name))
         stem = Path(name).stem
-        roles = len(game.roles)
-        for player, opponent in _pairings(players, roles):
-            goals: list[float] = []
-            outcomes = {"win": 0, "draw": 0, "loss": 0}
-            started = time.monotonic()
-            for k in range(args.matches):
-                seat = k % roles
-                seated = []
-                for r in range(roles):
-                    rng = random.Random(f"{args.seed}/{stem}/{player}/{opponent}/{k}/{r}")
-                    who = player if r == seat else (opponent if roles == 2 else "random")
-                    seated.append(make_player(who, rng))
-                result = play_match(game, seated, seconds=args.seconds)
-                goal = result.goals[seat]
-                goals.append(float(goal) if goal is not None else 0.0)
-                outcomes[result_of(result.goals, seat)] += 1
-            mean = statistics.fmean(goals)
-            half = (1.96 * statistics.stdev(goals) / math.sqrt(len(goals))
-                    if len(goals) > 1 else 0.0)
-            row = {"game": stem, "player": player, "opponent": opponent or "alone",
-                   "matches": args.matches, "seconds_per_move": args.seconds,
-                   "mean_goal": round(mean, 1), "ci95": round(half, 1),
-                   "wins": outcomes["win"], "draws": outcomes["draw"],
-                   "losses": outcomes["loss"],
-                   "minutes": round((time.monotonic() - started) / 60, 2)}
+        for player, opponent in pairings(players, len(game.roles)):
+            row, mean, half = strength(game, stem, player, opponent, args.matches,
+                                       args.seconds, args.seed)
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
                 interval = f"{max(mean - half, 0):.1f}-{min(mean + half, 100):.1f}"
                 print(f"{stem:22} {player:10} {row['opponent']:8} {args.matches:>7} "
-                      f"{mean:>9.1f} {interval:>13} {outcomes['win']:>5} "
-                      f"{outcomes['draw']:>5} {outcomes['loss']:>6}", flush=True)
+                      f"{mean:>9.1f} {interval:>13} {row['wins']:>5} "
+                      f"{row['draws']:>5} {row['losses']:>6}", flush=True)
     return EXIT_OK

@@ -9,19 +9,20 @@ import json
 import resource
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
 from reasoner.cli.numbers import MEBIBYTES, SEED, at_least, seconds
-from reasoner.workshop.gdl_mutants import Mutant
+from reasoner.workshop.gdl_mutants import (
+    DOCUMENTED,
+    Mutant,
+    load_in_process,
+    outcomes,
+    past_bounds,
+)
 
 __all__ = ["register"]
-
-# gRPC status codes a load may end with on purpose (see the README's error table).
-_DOCUMENTED = frozenset({"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-                         "NOT_FOUND"})
 
 
 def register(commands: Commands) -> None:
@@ -42,54 +43,6 @@ def register(commands: Commands) -> None:
                    help="mutants loaded at once in process (each in its own bounded child)")
     p.add_argument("--json", action="store_true", help="one JSON object per mutant")
     p.set_defaults(run=_fuzz)
-
-
-def _load(text: str) -> str:
-    """The work of one in-process mutant, in its bounded child."""
-    from reasoner.engine.game import Game
-
-    game = Game.from_gdl(text)
-    game.legal_moves(game.initial_state, game.roles[0])
-    return "accepted"
-
-
-def _in_process(text: str, timeout: float, memory: int,
-                start_method: str = "fork") -> tuple[str, str]:
-    from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
-    from reasoner.errors import ReasonerError, ResourceLimitError
-
-    try:
-        return run_bounded(_load, (text,), Limits(timeout, memory, start_method)), ""
-    except ResourceLimitError as error:
-        if str(error).startswith("exceeded the time bound"):
-            return "hang", str(error)
-        return "refused", str(error)
-    except ReasonerError as error:
-        return "refused", str(error)
-    except BoundedCrash as error:
-        return "crash", str(error).splitlines()[0]
-
-
-def _past_bounds(fate: str, reason: str) -> bool:
-    """Whether a load ran out of the campaign's time or memory (the unchanged source of a
-    mutant that did is "slow", not hanging)."""
-    return fate == "hang" or "memory bound" in reason
-
-
-def _outcomes(found: Iterable[Mutant], outcome: Callable[[Mutant], tuple[str, str]],
-              jobs: int) -> Iterator[tuple[Mutant, tuple[str, str]]]:
-    """Each mutant with its outcome, in order, ``jobs`` of them worked at once."""
-    if jobs <= 1:
-        for mutant in found:
-            yield mutant, outcome(mutant)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-    from itertools import islice
-
-    chunks = iter(found)
-    with ThreadPoolExecutor(jobs) as pool:
-        while chunk := list(islice(chunks, 4 * jobs)):
-            yield from zip(chunk, pool.map(outcome, chunk), strict=True)
 
 
 def _resident_mb() -> float:
@@ -141,7 +94,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     def outcome(mutant: Mutant) -> tuple[str, str]:
         if not args.grpc:
             # Threads (--jobs) forbid a plain fork in this process.
-            return _in_process(mutant.text, args.timeout, args.memory,
+            return load_in_process(mutant.text, args.timeout, args.memory,
                                "forkserver" if args.jobs > 1 else "fork")
         text = mutant.text.encode("utf-8", "replace").decode("utf-8")
         try:
@@ -151,12 +104,12 @@ def _fuzz(args: argparse.Namespace) -> int:
             return "accepted", ""
         except grpc.RpcError as error:
             code = error.code().name
-            fate = ("refused" if code in _DOCUMENTED
+            fate = ("refused" if code in DOCUMENTED
                     else "hang" if code == "DEADLINE_EXCEEDED" else "crash")
             return fate, f"{code}: {error.details()}"
 
     try:
-        for mutant, (fate, reason) in _outcomes(mutants(sources, args.mutations, args.seed),
+        for mutant, (fate, reason) in outcomes(mutants(sources, args.mutations, args.seed),
                                                 outcome, 1 if args.grpc else args.jobs):
             if fate == "hang":
                 # The bound is wall-clock time: a load near it can pass it on a busy
@@ -166,10 +119,10 @@ def _fuzz(args: argparse.Namespace) -> int:
                 slow = slow_sources.get(mutant.source)
                 if slow is None:
                     # A server's threads forbid a plain fork in this process.
-                    source_fate, source_reason = _in_process(
+                    source_fate, source_reason = load_in_process(
                         texts[mutant.source], args.timeout, args.memory,
                         "forkserver" if args.grpc or args.jobs > 1 else "fork")
-                    slow = slow_sources[mutant.source] = _past_bounds(source_fate,
+                    slow = slow_sources[mutant.source] = past_bounds(source_fate,
                                                                       source_reason)
                 if slow:
                     fate = "slow"
