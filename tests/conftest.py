@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Generator
+from collections.abc import Callable, Collection, Generator
 from pathlib import Path
 
 import pytest
@@ -40,6 +40,34 @@ def corpus_params(names: list[str]) -> list[object]:
                              marks=pytest.mark.skip(reason=f"the public GDL corpus is not at "
                                                            f"{CORPUS}"))]
     return [pytest.param(name, id=name) for name in names]
+
+
+# Where tests write the tables they make (a sweep's fates): build/ is not tracked.
+REPORTS = ROOT / "build" / "test-reports"
+
+
+@pytest.fixture
+def report() -> Callable[[str, str], Path]:
+    """``report(name, text)``: write a table a test makes to ``build/test-reports/NAME.txt``
+    and print it to the captured output, which pytest shows with ``-s`` (``make sweep``) or
+    when the test fails; the tiers' output stays the test runner's lines."""
+
+    def write(name: str, text: str) -> Path:
+        REPORTS.mkdir(parents=True, exist_ok=True)
+        path = REPORTS / f"{name}.txt"
+        path.write_text(text + "\n", encoding="utf-8")
+        print(f"\n{text}\n(written to {path})")
+        return path
+
+    return write
+
+
+def bundled_params(slow: Collection[str] = ()) -> list[object]:
+    """``pytest.param`` per bundled game (its stem as the id), those named in ``slow``
+    marked slow (left to ``make test``)."""
+    return [pytest.param(path, id=path.stem,
+                         marks=[pytest.mark.slow] if path.stem in slow else [])
+            for path in BUNDLED]
 
 
 _loaded: dict[str, Game] = {}

@@ -15,6 +15,7 @@ import csv
 import functools
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -225,12 +226,12 @@ def test_corpus_sweep(corpus: Path, name: str) -> None:
     assert not why, f"{name}: {why}: {fate.fate}: {fate.reason}"
 
 
-def test_corpus_sweep_table(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_corpus_sweep_table(corpus: Path, report: Callable[[str, str], Path]) -> None:
     """The table of every selected file's fate (from the tests above; a file whose test
-    did not run is swept here), printed in CI's log and the whole sweep's."""
+    did not run is swept here), written to build/test-reports/corpus-sweep.txt (and printed
+    by the whole sweep, ``make sweep``)."""
     fates = [_fate(name) for name in SWEPT]
-    with capsys.disabled():
-        print("\n" + format_table(fates, corpus))
+    report("corpus-sweep", format_table(fates, corpus))
     assert len(fates) == len(SWEPT)
 
 
@@ -267,11 +268,12 @@ def test_corpus_instantiation_sample(corpus: Path, name: str) -> None:
     assert not why, f"{name}: {why}: {fate.fate}: {fate.reason}"
 
 
-def test_corpus_instantiation_table(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The table of every instantiated file's fate (from the tests above)."""
+def test_corpus_instantiation_table(corpus: Path,
+                                    report: Callable[[str, str], Path]) -> None:
+    """The table of every instantiated file's fate (from the tests above), written to
+    build/test-reports/corpus-instantiation.txt (and printed by ``make sweep``)."""
     fates = [_instantiated_fate(name) for name in INSTANTIATED]
-    with capsys.disabled():
-        print("\n" + format_table(fates, corpus))
+    report("corpus-instantiation", format_table(fates, corpus))
     assert len(fates) == len(INSTANTIATED)
 
 
