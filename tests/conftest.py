@@ -2,7 +2,10 @@
 
 Test tiers: every test that reads ../shared/corpus carries the ``corpus`` mark, the ones
 asking for the ``corpus`` fixture automatically (:func:`pytest_collection_modifyitems`), the
-others explicitly. ``make test-fast`` runs ``-m "not corpus and not slow"``; ``make test``
+others explicitly; a test that runs SWI-Prolog (the reference, the top-down backend), nginx
+or the Node.js client carries ``needs_tools``; one that takes about a second or more carries
+``slow``. ``make test-fast`` runs ``-n 2 -m "not corpus and not slow and not needs_tools"``
+and installs nothing beyond the Python environment; ``make test`` installs the tools and
 runs everything. A test that opens a corpus file without the mark fails, naming the file, so
 the fast tier cannot quietly start depending on the corpus.
 """

@@ -241,6 +241,7 @@ def test_with_the_slots_full_a_new_text_is_refused_and_a_loaded_one_answers() ->
         waiting.join(CALL_TIMEOUT)
 
 
+@pytest.mark.slow  # two phases of 5 s and the server's start: about 18 s
 def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None:
     """``gdl-reasoner stress`` starts a server in its own process, and reports the steady
     client's queries and latency percentiles alone and beside blow-ups, with the codes the
@@ -265,6 +266,7 @@ def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None
     assert figures["resident_mb_before"] > 0
 
 
+@pytest.mark.slow  # about 1.1 s
 def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
     """A Simulate of a million playouts sent without a deadline stops at the server's own
     bound (serve --max-call-seconds) with DEADLINE_EXCEEDED saying so, and the server

@@ -13,6 +13,7 @@ from tests.conftest import ROOT
 from tests.service_support import game_text
 
 
+@pytest.mark.slow  # about 1.6 s a heuristic
 @pytest.mark.parametrize("heuristic", ["extended-ff", "hff", "none"])
 def test_tic_tac_toe_is_no_first_player_win(heuristic: str) -> None:
     """X cannot force a win: proved with 3,000 to 5,000 nodes (the seeds report
@@ -24,7 +25,8 @@ def test_tic_tac_toe_is_no_first_player_win(heuristic: str) -> None:
         assert 3000 <= proof.nodes <= 5000, (heuristic, costs, proof.nodes)
 
 
-@pytest.mark.parametrize("name", ["minichess", "nim"])
+@pytest.mark.parametrize("name", [pytest.param("minichess", marks=pytest.mark.slow),  # 2 s
+                                  "nim"])
 def test_a_first_player_win_is_proved(name: str) -> None:
     """The bundled minichess (a mate in 2) and nim are wins for the first player, with
     every heuristic."""
@@ -34,6 +36,7 @@ def test_a_first_player_win_is_proved(name: str) -> None:
         assert proof.won is True, heuristic
 
 
+@pytest.mark.slow  # about 5 s
 def test_the_loser_cannot_force_a_draw() -> None:
     """In minichess, black (the lone king) cannot force its draw (goal 50), and asking
     for a goal value it never gets is refused."""

@@ -50,6 +50,7 @@ def test_check_bundled_game_prints_ok() -> None:
     assert "29 fluents, 20 moves" in line
 
 
+@pytest.mark.slow  # about 1.3 s
 def test_check_every_bundled_game_prints_ok() -> None:
     """``check`` over all bundled games prints an ok line for each and exits 0."""
     result = run_cli("check", *(path.relative_to(PROJECT) for path in BUNDLED))
@@ -160,6 +161,7 @@ def test_translate_malformed_file_prints_one_line(tmp_path: Path) -> None:
 # -- bench --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # about 1.7 s
 def test_bench_json_prints_one_object_per_game() -> None:
     """``bench --json --backends clingo`` prints one JSON object per game, exit 0."""
     result = run_cli("bench", "--json", "--runs", "3", "--seconds", "0.2", "--backends",
@@ -174,6 +176,7 @@ def test_bench_json_prints_one_object_per_game() -> None:
         assert record["load_ms"] > 0
 
 
+@pytest.mark.needs_tools  # the reference and top-down rows run SWI-Prolog
 def test_bench_measures_every_backend_in_one_run() -> None:
     """By default ``bench --json`` reports every backend of a game in one run: clingo, the
     network one state at a time, in batches of 64 and 1024, the native kernel one state at a
@@ -199,6 +202,7 @@ def test_bench_measures_every_backend_in_one_run() -> None:
     assert records["grpc-simulate-native"]["in_process_updates_per_sec"] > 0
 
 
+@pytest.mark.needs_tools  # the reference runs SWI-Prolog
 def test_bench_measures_the_position_backend_beside_the_reference() -> None:
     """``bench --backends clingo,position,reference`` measures position by position like
     clingo (load time, updates per second, over the same tables) in the run that measures
@@ -224,6 +228,7 @@ def test_bench_measures_the_position_backend_beside_the_reference() -> None:
 
 
 @pytest.mark.slow  # the network's grounding runs to auto's bound first: about 5 s
+@pytest.mark.needs_tools  # top-down runs SWI-Prolog
 def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> None:
     """On a game too large to ground once, ``bench`` measures position and topdown and
     reports clingo, the network and Simulate over gRPC as not measured, with the reason,
@@ -310,6 +315,7 @@ def test_sweep_on_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert "is not a folder" in line
 
 
+@pytest.mark.slow  # about 1.8 s
 def test_check_names_the_backend_that_answers() -> None:
     """``check`` names the backend that answers: by default the native kernel (where it is
     built, else the Python network) with the network's size, the Python network or clingo

@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from reasoner.corpus import Fate, game_files, run_folder
 from reasoner.crosscheck.run import FATES as CROSSCHECK_FATES
 from reasoner.engine.limits import Limits
@@ -69,6 +71,7 @@ def test_game_files_are_sorted_and_a_sample_is_seeded(tmp_path: Path) -> None:
     assert game_files(folder, sample=99) == every
 
 
+@pytest.mark.slow  # runs files to their bounds: about 3 s
 def test_each_file_gets_its_fate_and_the_run_goes_on(tmp_path: Path) -> None:
     """A file's result comes back; one over the time bound, one that raises and one that
     crashes end with their fates and reasons, and the files after them still run."""
@@ -88,6 +91,7 @@ def test_each_file_gets_its_fate_and_the_run_goes_on(tmp_path: Path) -> None:
     assert by_name["crashes"].reason.startswith("RuntimeError: a bug")
 
 
+@pytest.mark.slow  # about 2 s
 def test_the_caller_names_a_crashs_fate_and_a_limits_reason(tmp_path: Path) -> None:
     """The cross-check calls a crash ``engine failed``; a sweep explains a limit."""
     folder = _folder(tmp_path, "raises.kif", "slow.kif")

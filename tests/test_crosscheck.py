@@ -35,6 +35,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600, check=False)
 
 
+@pytest.mark.needs_tools
 @pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
 def test_bundled_game_agrees_with_the_reference(path: Path) -> None:
     """Every game in games/ agrees with the Prolog reference on seeded playouts, state by
@@ -44,6 +45,7 @@ def test_bundled_game_agrees_with_the_reference(path: Path) -> None:
     assert outcome.states > 3 and outcome.superset_atoms > 0
 
 
+@pytest.mark.needs_tools
 def test_a_flipped_distinct_is_caught_at_the_first_successor() -> None:
     """An engine running tic-tac-toe with one distinct flipped disagrees with the reference
     on the very first successor: blank cells in the marked column vanish. The report names
@@ -60,6 +62,7 @@ def test_a_flipped_distinct_is_caught_at_the_first_successor() -> None:
     assert "reproduce with these joint moves" in text and "only reference" in text
 
 
+@pytest.mark.needs_tools
 def test_the_reported_moves_reproduce_the_disagreement() -> None:
     """Replaying the reported joint moves in the correct engine from the initial state gives
     the state where the two sides parted."""
@@ -75,6 +78,7 @@ def test_the_reported_moves_reproduce_the_disagreement() -> None:
     assert state.fluents == found.state
 
 
+@pytest.mark.needs_tools
 def test_a_recorded_trace_replays_clean(tmp_path: Path) -> None:
     """`crosscheck --record` writes the engine's trace; `--against` that trace agrees."""
     trace = tmp_path / "c4.jsonl"
@@ -95,6 +99,7 @@ def _record(path: Path, playouts: int = 2) -> list[str]:
     return path.read_text().splitlines()
 
 
+@pytest.mark.needs_tools
 def test_a_doctored_trace_is_caught_at_its_line(tmp_path: Path) -> None:
     """A trace whose third line drops one legal move disagrees at that line, naming the
     role, the step and the missing move."""
@@ -117,6 +122,7 @@ def test_a_doctored_trace_is_caught_at_its_line(tmp_path: Path) -> None:
     assert found.ours - found.theirs == {dropped}
 
 
+@pytest.mark.needs_tools
 def test_a_malformed_trace_names_its_line(tmp_path: Path) -> None:
     """A line that is not JSON, or lacks a field, is a TraceError naming the line."""
     lines = _record(tmp_path / "t.jsonl", playouts=1)
@@ -136,6 +142,7 @@ def test_a_malformed_trace_names_its_line(tmp_path: Path) -> None:
     assert "line 4: not JSON" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.needs_tools
 def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None:
     """`crosscheck` on a game where the engine is wrong (here: a trace of the flipped game
     replayed against the right one) exits 1 with the reproduction."""
@@ -152,6 +159,7 @@ def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None
 # -- --backends: the backends against each other --------------------------------------------
 
 
+@pytest.mark.needs_tools
 def test_backends_compares_the_network_topdown_and_position_with_clingo() -> None:
     """A game that builds a network loads on all five backends: the network on the native
     kernel and as Python, top-down and position are each compared with clingo along the
@@ -163,6 +171,7 @@ def test_backends_compares_the_network_topdown_and_position_with_clingo() -> Non
     assert outcome.reason == ""
 
 
+@pytest.mark.needs_tools
 def test_backends_without_a_network_compares_topdown_and_position_with_clingo() -> None:
     """Over the network's bounds (here 100 gates) the program still grounds: top-down and
     position are compared with clingo, and the outcome keeps why the network is missing."""
@@ -174,6 +183,7 @@ def test_backends_without_a_network_compares_topdown_and_position_with_clingo() 
     assert "more than 100 gates" in outcome.reason and outcome.states > 20
 
 
+@pytest.mark.needs_tools
 def test_backends_of_a_game_too_large_to_ground_once_compare_topdown_with_position() -> None:
     """A program that does not ground within the network's bounds loads position by
     position only: top-down is compared with clingo's positions, and the outcome keeps
@@ -211,6 +221,7 @@ def test_backends_of_an_invalid_game_is_engine_failed() -> None:
     assert outcome.fate == "engine failed" and outcome.reason.startswith("rejected: ")
 
 
+@pytest.mark.needs_tools
 def test_the_backends_command_names_what_it_compared() -> None:
     """`crosscheck GAME --backends` prints the backends compared with clingo, exit 0;
     --json gives the same outcome as a JSON line."""
@@ -224,6 +235,7 @@ def test_the_backends_command_names_what_it_compared() -> None:
                                                               "topdown", "position"])
 
 
+@pytest.mark.needs_tools
 @pytest.mark.timeout(120)
 def test_a_looping_reference_is_reported_not_hung() -> None:
     """A game whose Prolog form loops is 'reference failed' with its reason, within the

@@ -300,6 +300,7 @@ EXPLODING = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
              "(<= (next (big ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e))")
 
 
+@pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_grounding_explosion_stops_at_the_time_bound() -> None:
     """A game whose grounding explodes fails with ResourceLimitError naming the bound and
     the relation whose rules grew."""
@@ -310,6 +311,7 @@ def test_grounding_explosion_stops_at_the_time_bound() -> None:
     assert "the rules of next/1 grew most" in str(caught.value)
 
 
+@pytest.mark.slow  # about 1.7 s
 def test_grounding_explosion_stops_at_the_memory_bound() -> None:
     """The same explosion under a small memory bound fails naming the memory bound, and
     the relation that grew."""

@@ -63,6 +63,7 @@ _RULES = st.lists(st.tuples(_HEAD, st.lists(_LITERAL, min_size=1, max_size=4)),
                       f"(<= {head} {' '.join(body)})" for head, body in rules))
 
 
+@pytest.mark.slow  # about 1.2 s
 @SEEDED
 @given(_TEXT)
 def test_any_text_parses_or_is_a_gdl_error(text: str) -> None:
@@ -73,6 +74,7 @@ def test_any_text_parses_or_is_a_gdl_error(text: str) -> None:
         assert error.line is None or error.line >= 1
 
 
+@pytest.mark.slow  # about 3 s
 @SEEDED
 @given(_TEXT)
 def test_any_text_loads_or_is_a_documented_error(text: str) -> None:
@@ -82,6 +84,7 @@ def test_any_text_loads_or_is_a_documented_error(text: str) -> None:
         Game.from_gdl(text, backend="clingo", limits=BOUNDS)
 
 
+@pytest.mark.slow  # about 3 s
 @SEEDED
 @given(_RULES)
 def test_a_game_with_random_rules_plays_or_is_refused(rules: str) -> None:
@@ -135,6 +138,7 @@ def test_any_bytes_to_any_rpc_get_a_documented_code(server: Server, method: str,
     assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+@pytest.mark.slow  # about 1.3 s
 def test_the_fuzz_campaign_counts_fates_and_finds_no_crash(tmp_path: Path) -> None:
     """`gdl-reasoner fuzz` over two bundled games: 40 seeded mutants, every one counted by
     fate and by mutation, no crash and no hang (exit 0)."""
@@ -151,6 +155,7 @@ def test_the_fuzz_campaign_counts_fates_and_finds_no_crash(tmp_path: Path) -> No
     assert "resident memory of this process" in result.stdout
 
 
+@pytest.mark.slow  # about 2 s
 def test_a_campaign_on_two_jobs_gives_each_mutant_the_fate_of_one_job(tmp_path: Path) -> None:
     """`fuzz --jobs 2` works two mutants at once and reports the same mutants with the same
     fates, in the same order, as one job."""

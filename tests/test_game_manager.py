@@ -31,6 +31,7 @@ def _match(name: str, players: list[str], *, start_clock: float = 3, play_clock:
                      game_name=name, record_states=record_states)
 
 
+@pytest.mark.slow  # about 2 s
 def test_a_two_player_match_between_our_players() -> None:
     """Alpha-beta against random at tic-tac-toe over HTTP: a terminal match, no replaced
     move, one move per role per step, and alpha-beta does not lose."""
@@ -42,6 +43,7 @@ def test_a_two_player_match_between_our_players() -> None:
     assert record.goals[0] is not None and record.goals[0] >= 50
 
 
+@pytest.mark.slow  # 1.5 to 5 s a game
 @pytest.mark.parametrize(("name", "strategies"), [
     ("maze", ["bestfirst"]),
     ("threeplayer", ["mcts", "random", "alphabeta"]),
@@ -73,6 +75,7 @@ def test_garbage_is_illegal_and_replaced() -> None:
     assert record.answers[0][0] == "((("
 
 
+@pytest.mark.slow  # about 1.5 s
 def test_an_illegal_move_is_replaced() -> None:
     """A player that always answers (mark 2 2), illegal once it is taken, is recorded IL
     from then on; its legal answers stand."""
@@ -82,6 +85,7 @@ def test_an_illegal_move_is_replaced() -> None:
     assert "IL" in [step[0] for step in record.errors[1:]]
 
 
+@pytest.mark.slow  # waits out the clocks of a hanging player: about 15 s
 def test_a_player_that_hangs_is_late_and_replaced() -> None:
     """A player that never answers a play within the play clock and a second is recorded
     TO for each move, which is replaced; the match still ends."""
@@ -97,6 +101,7 @@ def test_a_player_that_hangs_is_late_and_replaced() -> None:
     assert time.monotonic() - started < 2.0 * len(record.moves) + 5
 
 
+@pytest.mark.slow  # about 1.7 s
 def test_a_player_that_closes_the_connection_or_is_gone() -> None:
     """A player that closes the connection without answering, and one whose port is closed,
     are recorded CE (their starts too), their moves replaced."""
@@ -108,6 +113,7 @@ def test_a_player_that_closes_the_connection_or_is_gone() -> None:
     assert {step[1] for step in record.errors} == {"CE"} and record.terminal
 
 
+@pytest.mark.slow  # about 1.2 s
 def test_play_and_stop_carry_the_moves_applied() -> None:
     """Every play after the first and the stop carry the joint move the manager applied
     (the replaced move included), in role order."""
@@ -147,6 +153,7 @@ def test_results_per_player() -> None:
     assert entries[ours].errors == 0 and entries[ours].matches == 1
 
 
+@pytest.mark.slow  # about 1 s
 def test_ping_reads_old_and_new_info_answers() -> None:
     """(info) is read from the property list and from an old player's bare available."""
     with peer(lambda body: "available") as old, http_player() as (new, _):
@@ -154,6 +161,7 @@ def test_ping_reads_old_and_new_info_answers() -> None:
         assert ping(new) == "available"
 
 
+@pytest.mark.slow  # about 1.3 s
 def test_the_record_keeps_states_on_request() -> None:
     """With states, the record lists the fluents of every state, the initial one first
     and the terminal one last."""
@@ -163,6 +171,7 @@ def test_the_record_keeps_states_on_request() -> None:
     assert "(control xplayer)" in record.states[0]
 
 
+@pytest.mark.slow  # about 1.5 s
 def test_manage_runs_matches_and_prints_the_table(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """`gdl-reasoner manage` plays two matches with seats swapped, writes a record per

@@ -194,6 +194,7 @@ def test_tictactoe_perft(ttt: Explorer) -> None:
     assert [ttt.perft(depth) for depth in range(1, 6)] == [9, 72, 504, 3024, 15120]
 
 
+@pytest.mark.slow  # about 1.3 s
 def test_tictactoe_complete_games(ttt: Explorer) -> None:
     """255,168 complete games: 131,184 won by X, 77,904 by O, 46,080 drawn.
 

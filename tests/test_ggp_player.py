@@ -46,6 +46,7 @@ def test_preview_answers_ready() -> None:
         assert post(address, f"(preview ({TTT_RULES}) 10)") == (200, "ready")
 
 
+@pytest.mark.slow  # about 2.8 s
 def test_a_whole_match_start_play_stop() -> None:
     """start answers ready; the first play (nil) answers one of X's legal moves; the next
     play (X's move and O's noop applied) answers noop; stop answers done and the match's
@@ -107,6 +108,7 @@ def test_a_second_match_is_answered_busy_until_the_first_stops() -> None:
         assert _start(address, "b") == (200, "ready")
 
 
+@pytest.mark.slow  # about 1.6 s
 def test_a_match_whose_manager_never_stopped_it_is_dropped() -> None:
     """A match silent for its clocks and the stale time is dropped when another starts:
     the player is not busy forever (GGP-Base's own players are)."""
@@ -188,6 +190,7 @@ def test_a_request_without_content_length_is_refused() -> None:
     assert b"Access-Control-Allow-Origin: *" in preflight
 
 
+@pytest.mark.slow  # about 2.5 s
 def test_plays_while_the_game_loads_keep_their_moves() -> None:
     """A game that loads past its start clock (a loader taking 2 s, a 1 s clock): a play
     that comes meanwhile is refused (400, the manager plays for it) and its moves are kept,
@@ -229,6 +232,7 @@ class _Stubborn(RandomPlayer):
         return super().choose(state, info, deadline)
 
 
+@pytest.mark.slow  # waits past the clock: about 4 s
 def test_a_search_past_the_clock_is_answered_with_the_move_drawn_before(
         caplog: pytest.LogCaptureFixture) -> None:
     """With a search that overruns a 1 s play clock, the answer still comes within the
@@ -244,6 +248,7 @@ def test_a_search_past_the_clock_is_answered_with_the_move_drawn_before(
     assert "the search ran past the clock" in caplog.text
 
 
+@pytest.mark.slow  # searches to its clock: about 5 s
 def test_a_real_search_keeps_a_short_clock() -> None:
     """Alpha-beta and MCTS on connect four, whose search would go on for hours, answer a
     1 s play clock within it, with a legal move."""
@@ -261,6 +266,7 @@ def test_a_real_search_keeps_a_short_clock() -> None:
             assert game.move(game.roles[0], move).id in legal
 
 
+@pytest.mark.slow  # about 3.5 s
 def test_the_player_plays_through_a_reasoner_service() -> None:
     """With --server, the player loads the rules on the service and answers from it."""
     with running_server() as server, http_player("mcts", server=server.target) as (
@@ -271,6 +277,7 @@ def test_the_player_plays_through_a_reasoner_service() -> None:
         assert wait_until(lambda: len(server.registry.games()) == 1)
 
 
+@pytest.mark.slow  # about 1.2 s
 def test_each_match_is_seeded_by_its_id() -> None:
     """The same seed and match id give the same moves (a match can be replayed)."""
     moves = []

@@ -22,6 +22,7 @@ CHAIN = "(role r) (init s) (legal r go) (<= terminal (true done)) (goal r 0) (v 
         for i in range(24)) + " (<= (p24 ?x) (v ?x) (true s)) (<= (next done) (p0 1))")
 
 
+@pytest.mark.slow  # about 1 s
 def test_growth_of_an_exploding_game_names_the_relation() -> None:
     """A look at an exploding grounding stops at its time and names the relation whose
     rules have the most ground instances by then."""

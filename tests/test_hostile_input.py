@@ -101,7 +101,8 @@ GROUND_GOAL = """(role a) (init s) (v of) (legal a go) (<= (next s) (true s))
     (v ?x))"""
 
 
-@pytest.mark.parametrize("backend", ["auto", "clingo", "position", "topdown"])
+@pytest.mark.parametrize("backend", ["auto", "clingo", "position",
+                                     pytest.param("topdown", marks=pytest.mark.needs_tools)])
 def test_a_goal_value_met_on_the_ground_level_names_its_rule(backend: str) -> None:
     """A goal value out of 0..100 that appears only when the rules are ground is refused,
     on every backend, with the position of the goal rule that gives it and the value and

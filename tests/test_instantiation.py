@@ -14,7 +14,7 @@ from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.gdl.parser import parse_game
 from reasoner.gdl.syntax import Rule, Variable, literal_variables
 from reasoner.instantiate.ground_game import instantiate
-from tests.conftest import BUNDLED, ROOT
+from tests.conftest import ROOT, bundled_params
 
 CORPUS_GAMES = ["ggp-repository/ticTacToe.kif", "ggp-repository/connectFour.kif",
                 "ggp-repository/blocksWorldSerial.kif", "libgdl/joint_button_and_lights.kif",
@@ -32,7 +32,8 @@ def _same_play(original: Game, ground: Game, seed: int, playouts: int) -> None:
                               max_steps=300) is None
 
 
-@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
+# minichess and eightpuzzle take about 2 s each.
+@pytest.mark.parametrize("path", bundled_params(slow={"minichess", "eightpuzzle"}))
 def test_instantiated_bundled_game_plays_like_the_source(path: Path) -> None:
     """For every game in games/, the instantiated game is variable-free and plays alike."""
     text = path.read_text()
@@ -51,7 +52,9 @@ def test_instantiated_corpus_game_plays_like_the_source(corpus: Path, name: str)
                playouts=3)
 
 
-@pytest.mark.parametrize("name", ["breakthrough.kif", "connectfour.kif", "minichess.kif"])
+@pytest.mark.parametrize("name", ["breakthrough.kif", "connectfour.kif",
+                                  pytest.param("minichess.kif",
+                                               marks=pytest.mark.slow)])  # about 2.5 s
 def test_a_whole_program_too_large_is_instantiated_narrow(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the whole program grounds past its bound, the narrow program (wide bodies split
@@ -75,6 +78,7 @@ def test_a_whole_program_within_its_bound_is_instantiated_whole() -> None:
     assert "_part" not in found.gdl()
 
 
+@pytest.mark.slow  # about 1.4 s
 def test_the_narrow_program_can_be_asked_for(tmp_path: Path) -> None:
     """`ground --narrow` instantiates the narrow program without trying the whole one:
     fewer ground rules for the eight-puzzle (730 against 2,603), the statistics say
@@ -140,7 +144,8 @@ def test_mutex_hypotheses_are_checked_by_simulation() -> None:
     assert all(g.inputs == (0,) and g.exactly_one for g in heaps.values())
 
 
-@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
+# connectfour and eightpuzzle take about 1.5 s each.
+@pytest.mark.parametrize("path", bundled_params(slow={"connectfour", "eightpuzzle"}))
 def test_inlined_game_plays_like_the_source(path: Path) -> None:
     """With auxiliary atoms inlined, the instantiated game still plays exactly alike."""
     text = path.read_text()

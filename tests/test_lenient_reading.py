@@ -277,6 +277,7 @@ def test_gdl_ii_is_still_refused() -> None:
 # -- the command line and the server ------------------------------------------------------
 
 
+@pytest.mark.slow  # about 1.1 s
 def test_check_prints_the_warning_and_strict_refuses(tmp_path: Path) -> None:
     """``check`` loads the SAT game and prints its warning; ``--strict`` refuses it in one
     line (exit 1); ``--lenient``, the old flag, is still accepted."""

@@ -73,6 +73,7 @@ def test_a_static_projection_is_unfolded_into_the_rule_that_reads_the_state() ->
     assert _calls(unfolded, "has") == 4
 
 
+@pytest.mark.slow  # about 1.3 s
 def test_the_narrow_rules_define_what_the_rules_define() -> None:
     """On random boards, the unfolded and split rules derive exactly the lines the game's
     rules derive, and the line's rule joins at most one cell and four variables (the row,

@@ -122,7 +122,8 @@ def _assert_same_statistics(got: Simulation, expected: Simulation) -> None:
     assert means_agree(got.lengths, expected.lengths)
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connectfour"])
+@pytest.mark.parametrize("name", ["tictactoe",
+                                  pytest.param("connectfour", marks=pytest.mark.slow)])  # 1.4 s
 def test_100000_playouts_match_the_python_network_statistics(name: str) -> None:
     """100,000 kernel playouts and 100,000 of the Python network's batches: each goal
     value's share and the mean length agree within sampling error (tic-tac-toe: the first
@@ -237,6 +238,7 @@ def test_bad_states_and_moves_are_errors_not_crashes() -> None:
     _assert_same_steps(native, python, 60, seed=1)
 
 
+@pytest.mark.slow  # about 1.5 s
 def test_playouts_release_the_python_lock() -> None:
     """While one thread's kernel call runs (200,000 playouts in one call, about 0.1 s),
     another Python thread keeps running: the lock is released for the call. (The switch

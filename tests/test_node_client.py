@@ -16,6 +16,9 @@ from tests.service_support import Server, running_server
 
 NODE = ROOT / "client" / "node"
 
+# node and the npm packages that `make install` (and `make test`) fetch.
+pytestmark = pytest.mark.needs_tools
+
 
 @pytest.fixture(scope="module")
 def srv() -> object:

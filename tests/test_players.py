@@ -193,6 +193,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
+@pytest.mark.slow  # about 1.3 s
 def test_cli_match_plays_tictactoe_and_prints_the_result() -> None:
     """``match games/tictactoe.kif --players mcts,random`` prints numbered joint moves and a
     result line with both goals, exit 0."""

@@ -114,6 +114,7 @@ def test_a_game_too_large_to_ground_once_grounds_a_handful_of_instances_per_posi
     assert machine.ground_atom_count < 1000
 
 
+@pytest.mark.needs_tools
 def test_a_game_too_large_to_ground_once_agrees_with_the_reference() -> None:
     """On position, the exploding game plays as the Prolog reference plays it, state by
     state along seeded playouts."""

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO
 
 import grpc
+import pytest
 
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -26,6 +27,7 @@ def _read_lines(stream: IO[str], lines: queue.Queue[str]) -> None:
         lines.put(line)
 
 
+@pytest.mark.slow  # starts two server processes: about 2 s
 def test_two_processes_share_the_port_and_end_together(tmp_path: Path) -> None:
     """With --processes 2, both processes log that they listen on the same port; a game
     loaded over one connection is found over some fresh connections and NOT_FOUND over

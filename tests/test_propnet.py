@@ -284,6 +284,7 @@ def test_seeded_corpus_sample_mostly_plays_alike_on_both_backends() -> None:
     assert sum(o.fate == "agree" for o in outcomes) >= 50, format_summary(outcomes, CORPUS)
 
 
+@pytest.mark.slow  # about 2 s
 def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:
     """Masks over 14,400 fluents are wider than Python writes integers in decimal (4,300
     digits): the generated code writes them in hexadecimal, and the game plays."""
@@ -297,6 +298,7 @@ def test_a_state_of_fifteen_thousand_fluents_compiles() -> None:
     assert state == game.initial_state and not game.is_terminal(state)
 
 
+@pytest.mark.slow  # about 3 s
 def test_generated_code_grows_with_the_network_not_with_its_masks() -> None:
     """A mask is as wide as its highest fluent: the 14,400-fluent game above would write
     3,600 hex digits for each of its high fluents. Wide masks are named once, so the code
@@ -313,6 +315,7 @@ def test_generated_code_grows_with_the_network_not_with_its_masks() -> None:
     assert batch.source_chars < 100 * network.size.edges
 
 
+@pytest.mark.slow  # about 3 s
 def test_wide_states_and_moves_play_alike_on_the_network_and_clingo() -> None:
     """A game of 1,600 fluents and 1,600 moves, past the width where the one-state code reads
     the state and the joint move as bytes: fluents, legal moves (every free cell, and a pass

@@ -20,9 +20,10 @@ from reasoner.instantiate.supersets import supersets
 from reasoner.reference import ReferenceSolver, prolog_program
 from tests.conftest import CORPUS, GAMES, corpus_params
 
-pytestmark = pytest.mark.skipif(shutil.which("swipl") is None,
-                                reason="SWI-Prolog (Debian package swi-prolog-nox) is not "
-                                       "installed")
+pytestmark = [pytest.mark.needs_tools,
+              pytest.mark.skipif(shutil.which("swipl") is None,
+                                 reason="SWI-Prolog (Debian package swi-prolog-nox) is not "
+                                        "installed")]
 
 TICTACTOE = GAMES / "tictactoe.kif"
 REPOSITORY = CORPUS / "ggp-repository"

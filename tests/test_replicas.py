@@ -12,6 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import grpc
+import pytest
 
 from client import ReasonerClient, RemoteError
 from reasoner.server.app import create_server
@@ -84,6 +85,7 @@ def _free_port() -> int:
         return port
 
 
+@pytest.mark.needs_tools  # Debian's nginx, which `make test` installs
 def test_replicas_behind_nginx_lose_no_request_when_one_stops(tmp_path: Path) -> None:
     """Debian's nginx as a gRPC proxy in front of three servers: a client that only knows
     nginx loads a game and makes 300 queries, all answered, though the second server stops

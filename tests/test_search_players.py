@@ -64,6 +64,7 @@ def test_alpha_beta_blocks_a_loss_in_one() -> None:
     assert game.move_texts[player.choose(state, info)] == "(mark 2 3)"
 
 
+@pytest.mark.slow  # about 1 s
 def test_alpha_beta_proves_tic_tac_toe_a_draw() -> None:
     """From the initial state, alpha-beta proves the value 0.5 (a draw) and stops
     deepening; two alpha-beta players then draw."""

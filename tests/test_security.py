@@ -107,6 +107,7 @@ def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
     assert "--tls-cert and --tls-key go together" in result.stderr
 
 
+@pytest.mark.needs_tools  # node and the npm packages
 def test_the_node_example_speaks_tls_with_a_token(certificate: tuple[bytes, bytes],
                                                  tmp_path: Path) -> None:
     """The Node example, given the CA and the token, plays on a server that needs both."""

@@ -477,7 +477,8 @@ def test_simulate_without_state_starts_from_initial(srv: Server) -> None:
 # -- the position backend -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("backend", ["position", "topdown"])
+@pytest.mark.parametrize("backend",
+                         ["position", pytest.param("topdown", marks=pytest.mark.needs_tools)])
 def test_position_backends_serve_every_rpc_a_player_uses(srv: Server, backend: str) -> None:
     """LoadOptions.backend "position" (or "topdown") loads tic-tac-toe position by position
     (its own game id, the tables of auto's load), and InitialState, Query, Next along a
@@ -859,6 +860,7 @@ def _read_lines(stream: Any, lines: queue.Queue[str]) -> None:
         lines.put(line)
 
 
+@pytest.mark.slow  # starts the serve command: about 1.7 s
 def test_serve_command_serves_bundled_games_and_stops_on_sigterm(ttt: pb.GameInfo) -> None:
     """``serve --port 0 --games games`` logs "listening on HOST:PORT", serves every bundled
     game (tic-tac-toe is already loaded under the same id), and exits 0 on SIGTERM."""

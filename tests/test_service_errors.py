@@ -486,6 +486,7 @@ def test_request_over_the_size_limit_is_resource_exhausted() -> None:
         assert_answers(server, game)
 
 
+@pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_exploding_grounding_is_resource_exhausted() -> None:
     """A game whose grounding explodes gets RESOURCE_EXHAUSTED naming the time bound and
     the relation that grew; the server then loads and answers other games, and keeps the
@@ -503,6 +504,7 @@ def test_exploding_grounding_is_resource_exhausted() -> None:
         assert_answers(server, server.load("tictactoe"))
 
 
+@pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_server_answers_while_a_grounding_explodes() -> None:
     """While one LoadGame grounds a game that explodes, the server answers other requests
     at once (the grounding runs in a bounded child process)."""
@@ -521,6 +523,7 @@ def test_server_answers_while_a_grounding_explodes() -> None:
         assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
+@pytest.mark.slow  # about 1 s
 def test_load_past_its_deadline_stops_grounding() -> None:
     """A LoadGame whose deadline is shorter than the grounding bound ends at the deadline:
     the client gets DEADLINE_EXCEEDED and the server's only worker is free again at once."""
@@ -534,6 +537,7 @@ def test_load_past_its_deadline_stops_grounding() -> None:
         assert time.monotonic() - started < 5
 
 
+@pytest.mark.slow  # about 3 s
 def test_a_call_past_the_concurrency_cap_is_refused_at_once() -> None:
     """With one call allowed at a time, a second call while a long Simulate runs is refused
     at once with RESOURCE_EXHAUSTED instead of queueing behind it; the first still ends."""
@@ -552,6 +556,7 @@ def test_a_call_past_the_concurrency_cap_is_refused_at_once() -> None:
         assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
+@pytest.mark.slow  # about 1.6 s
 def test_a_cancelled_load_stops_its_grounding_at_once() -> None:
     """A client that cancels the LoadGame of an exploding game frees the server's only
     thread at once: the grounding child is killed when the cancellation is seen, not at
@@ -747,6 +752,7 @@ def test_client_illegal_move_error_carries_role_and_move_id(client: ReasonerClie
     assert (caught.value.role, caught.value.move_id) == ("xplayer", o_noop)
 
 
+@pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_client_resource_limit_error_has_bound_and_relation() -> None:
     """A grounding that explodes arrives as ResourceLimitError with bound "time" and the
     relation that grew, as the ErrorDetail says."""

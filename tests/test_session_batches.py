@@ -103,6 +103,7 @@ def test_answers_that_do_not_fit_one_message_come_in_several() -> None:
     assert all(a.get_game == answers[0].get_game for a in answers)
 
 
+@pytest.mark.slow  # 2 to 7 s
 def test_a_client_that_cancels_a_long_message_gives_its_session_back(srv: Server) -> None:
     """Two sessions (the cap) each sent one message of 500 Simulate requests of 100,000
     playouts (minutes of work) and cancelled after a second stop working at the next request:

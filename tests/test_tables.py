@@ -93,6 +93,7 @@ def test_the_supersets_keep_the_relaxation_of_the_spec() -> None:
     assert len(found.atoms[("num", 1)]) == 30
 
 
+@pytest.mark.needs_tools  # the Prolog reference
 def test_a_conditional_carry_over_is_no_constant_fluent() -> None:
     """A wall that can fall (its frame rule has a condition) may vanish, so its negation is
     not read from init: the position runs past it in the table, soundly."""
@@ -108,6 +109,7 @@ def test_a_fluent_made_by_another_rule_is_no_constant_fluent() -> None:
     assert "pos(4)" in _fluents(built)
 
 
+@pytest.mark.needs_tools
 @pytest.mark.parametrize("text", [COUNTER, CORRIDOR], ids=["counter", "corridor"])
 def test_tight_tables_agree_with_the_reference(text: str) -> None:
     """Both games play alike in the engine and the Prolog reference, state by state."""

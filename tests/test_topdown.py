@@ -64,6 +64,7 @@ def _topdown_machine(text: str, seconds: float) -> TopdownMachine:
                           tables.move_texts, tables.move_role, seconds=seconds)
 
 
+@pytest.mark.needs_tools
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_game_plays_alike_on_topdown_and_clingo(name: str) -> None:
     """Along seeded random playouts, top-down gives the legal moves, successors, terminal
@@ -77,6 +78,7 @@ def test_bundled_game_plays_alike_on_topdown_and_clingo(name: str) -> None:
     assert found is None, found
 
 
+@pytest.mark.needs_tools
 def test_auto_evaluates_a_game_too_large_to_ground_once_top_down() -> None:
     """Where the program does not ground once within the bounds, auto answers each
     position top-down, and its note says why and how soon the first step came."""
@@ -107,6 +109,7 @@ def test_without_swi_prolog_auto_grounds_each_position_in_clingo(
     assert built.machine.ground_atom_count < 1000
 
 
+@pytest.mark.needs_tools
 def test_a_position_over_the_time_bound_is_refused_and_the_game_keeps_answering() -> None:
     """A step whose evaluation runs past the bound is refused with RESOURCE_EXHAUSTED's
     error (a time bound) soon after it, and the next query is answered."""
@@ -122,6 +125,7 @@ def test_a_position_over_the_time_bound_is_refused_and_the_game_keeps_answering(
     machine.close()
 
 
+@pytest.mark.needs_tools
 def test_a_relation_derived_exponentially_often_is_answered_tabled() -> None:
     """Where resolution without tabling derives one atom exponentially often (a chain of
     relations each defined twice), the load's trial walk keeps the copy of the rules with
@@ -136,6 +140,7 @@ def test_a_relation_derived_exponentially_often_is_answered_tabled() -> None:
     machine.close()
 
 
+@pytest.mark.needs_tools
 def test_rules_with_two_answer_sets_are_refused_on_topdown() -> None:
     """Rules that are not stratified on the ground level are refused at load on topdown
     too (an answer the well-founded semantics leaves undefined), not answered."""
@@ -143,6 +148,7 @@ def test_rules_with_two_answer_sets_are_refused_on_topdown() -> None:
         Game.from_gdl(UNSTRATIFIED, backend="topdown")
 
 
+@pytest.mark.needs_tools
 def test_a_bounded_load_takes_the_child_s_choice_without_trying_the_network_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A load bounded by limits runs first in a child; where auto settled there for

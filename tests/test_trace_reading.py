@@ -165,6 +165,7 @@ def test_a_missing_joint_move_is_still_malformed_where_every_role_can_move(
         check(Game.from_gdl(DEAD_END), path)
 
 
+@pytest.mark.needs_tools
 def test_a_recorded_dead_end_replays_clean(tmp_path: Path) -> None:
     """Cross-checking the game against the Prolog reference records the dead end as a last
     step without a joint move; that trace replays clean, through the command too."""
