@@ -40,11 +40,11 @@ nginx:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light >/dev/null; }
 
 ## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
-## sweeps run a seeded sample).
+## sweeps run a seeded sample), in two processes (a corpus sample and its count share one).
 test: $(STAMP) prolog nginx $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadgroup
 
 ## The edit loop's tier: lint, type check and every test but those marked corpus, slow or
 ## needs_tools (SWI-Prolog, nginx, the npm packages), in about 90 s on two cores; it installs
@@ -52,7 +52,7 @@ test: $(STAMP) prolog nginx $(NODE_DEPS)
 test-fast: $(STAMP)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
-	$(BIN)/pytest -q -n 2 -m "not corpus and not slow and not needs_tools"
+	$(BIN)/pytest -q -n 2 --dist loadgroup -m "not corpus and not slow and not needs_tools"
 
 lint: $(STAMP)
 	$(BIN)/ruff check reasoner client tests

@@ -6,8 +6,11 @@ others explicitly; a test that runs SWI-Prolog (the reference, the top-down back
 or the Node.js client carries ``needs_tools``; one that takes about a second or more carries
 ``slow``. ``make test-fast`` runs ``-n 2 -m "not corpus and not slow and not needs_tools"``
 and installs nothing beyond the Python environment; ``make test`` installs the tools and
-runs everything. A test that opens a corpus file without the mark fails, naming the file, so
-the fast tier cannot quietly start depending on the corpus.
+runs everything, in two processes too (``-n 2 --dist loadgroup``): a corpus sample and the
+test that counts its outcomes share an ``xdist_group``, so that the count reuses the
+outcomes cached in that process instead of computing them again. A test that opens a corpus
+file without the mark fails, naming the file, so the fast tier cannot quietly start
+depending on the corpus.
 """
 
 from __future__ import annotations

@@ -218,6 +218,7 @@ def _instantiated_fate(name: str) -> SweepResult:
     return fate
 
 
+@pytest.mark.xdist_group("corpus-sweep")
 @pytest.mark.parametrize("name", corpus_params(SWEPT))
 def test_corpus_sweep(corpus: Path, name: str) -> None:
     """The corpus file loads and plays seeded random playouts, or has a stated fate."""
@@ -226,6 +227,7 @@ def test_corpus_sweep(corpus: Path, name: str) -> None:
     assert not why, f"{name}: {why}: {fate.fate}: {fate.reason}"
 
 
+@pytest.mark.xdist_group("corpus-sweep")
 def test_corpus_sweep_table(corpus: Path, report: Callable[[str, str], Path]) -> None:
     """The table of every selected file's fate (from the tests above; a file whose test
     did not run is swept here), written to build/test-reports/corpus-sweep.txt (and printed
@@ -257,6 +259,7 @@ def test_strict_rejections_load_by_default(corpus: Path, name: str) -> None:
     assert any(STRICT_REJECTIONS[name] in warning for warning in game.warnings)
 
 
+@pytest.mark.xdist_group("corpus-instantiation")
 @pytest.mark.parametrize("name", corpus_params(INSTANTIATED))
 def test_corpus_instantiation_sample(corpus: Path, name: str) -> None:
     """The corpus file, if its instantiation finishes, gives a ground game that plays
@@ -268,6 +271,7 @@ def test_corpus_instantiation_sample(corpus: Path, name: str) -> None:
     assert not why, f"{name}: {why}: {fate.fate}: {fate.reason}"
 
 
+@pytest.mark.xdist_group("corpus-instantiation")
 def test_corpus_instantiation_table(corpus: Path,
                                     report: Callable[[str, str], Path]) -> None:
     """The table of every instantiated file's fate (from the tests above), written to

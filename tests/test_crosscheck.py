@@ -297,6 +297,8 @@ def _outcome(name: str) -> Outcome:
     return outcome
 
 
+@pytest.mark.needs_tools
+@pytest.mark.xdist_group("reference-sample")
 @pytest.mark.corpus
 @pytest.mark.parametrize("name", corpus_params(SAMPLE))
 def test_seeded_corpus_sample_agrees(name: str) -> None:
@@ -310,6 +312,8 @@ def test_seeded_corpus_sample_agrees(name: str) -> None:
         assert outcome.reason.startswith("rejected: "), outcome
 
 
+@pytest.mark.needs_tools
+@pytest.mark.xdist_group("reference-sample")
 @pytest.mark.corpus
 def test_seeded_corpus_sample_mostly_agrees() -> None:
     """At least 100 corpus files drawn with a fixed seed, of which at least 90 agree (the

@@ -50,6 +50,7 @@ def _fate(name: str) -> tuple[str, bool]:
             + (f"; refused: {shown}" if refused else "")), False
 
 
+@pytest.mark.xdist_group("heuristics-corpus")
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("name", corpus_params(SELECTED))
 def test_heuristics_on_corpus_files(corpus: Path, name: str) -> None:
@@ -59,6 +60,7 @@ def test_heuristics_on_corpus_files(corpus: Path, name: str) -> None:
     assert not crashed, line
 
 
+@pytest.mark.xdist_group("heuristics-corpus")
 @pytest.mark.timeout(1200)
 def test_heuristics_evaluate_at_least_half_the_files(
         corpus: Path, report: Callable[[str, str], Path]) -> None:

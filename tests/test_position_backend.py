@@ -162,6 +162,7 @@ def _chess_against_the_reference(text: str) -> tuple[str, str, float, int, str, 
             found.describe("position") if found is not None else "", between or "")
 
 
+@pytest.mark.needs_tools  # the reference and top-down run SWI-Prolog
 def test_chess_loads_top_down_and_agrees_with_the_reference(corpus: Path) -> None:
     """chess.kif is too large to ground once: auto settles for top-down evaluation within
     60 s; clingo's positions agree with the Prolog reference along 2 seeded random playouts

@@ -230,13 +230,13 @@ def test_service_loads_on_the_backend_asked_for() -> None:
 
 
 # Corpus files whose network (and position-by-position play) the CI sample checks against
-# clingo: rule files up to 12 kB drawn with a fixed seed (the whole corpus: `gdl-reasoner
-# crosscheck --corpus --backends`).
+# clingo: rule files up to 12 kB drawn with a fixed seed, every other one of 60 (the 60 took
+# half of make test's time; the whole corpus: `gdl-reasoner crosscheck --corpus --backends`).
 def _backend_sample(corpus: Path) -> list[Path]:
     from tests.test_crosscheck import _pool
 
     drawn = random.Random(606).sample(_pool(corpus), 62)
-    return sorted(p for p in drawn if str(p.relative_to(corpus)) not in BACKENDS_SLOW)[:60]
+    return sorted(p for p in drawn if str(p.relative_to(corpus)) not in BACKENDS_SLOW)[:60:2]
 
 
 # Small files whose comparison takes minutes: pacman2p's network has one node with 254,016
@@ -264,6 +264,7 @@ def _backends_outcome(name: str) -> Outcome:
     return outcome
 
 
+@pytest.mark.xdist_group("backends-sample")
 @pytest.mark.corpus
 @pytest.mark.parametrize("name", corpus_params(BACKEND_SAMPLE))
 def test_seeded_corpus_sample_plays_alike_on_both_backends(name: str) -> None:
@@ -274,14 +275,17 @@ def test_seeded_corpus_sample_plays_alike_on_both_backends(name: str) -> None:
         outcome.path, outcome.fate, outcome.reason.splitlines()[:3])
 
 
+@pytest.mark.xdist_group("backends-sample")
 @pytest.mark.corpus
 def test_seeded_corpus_sample_mostly_plays_alike_on_both_backends() -> None:
-    """Of the 60 files drawn with a fixed seed, at least 50 play alike (the outcomes of the
-    test above; a file whose test did not run is compared here)."""
+    """Of the 30 files drawn with a fixed seed, at least 25 play alike (the outcomes of the
+    test above, run in the same process: one xdist group; a file whose test did not run is
+    compared here)."""
     if not CORPUS.is_dir():
         pytest.skip(f"the public GDL corpus is not at {CORPUS}")
     outcomes = [_backends_outcome(name) for name in BACKEND_SAMPLE]
-    assert sum(o.fate == "agree" for o in outcomes) >= 50, format_summary(outcomes, CORPUS)
+    assert len(outcomes) == 30
+    assert sum(o.fate == "agree" for o in outcomes) >= 25, format_summary(outcomes, CORPUS)
 
 
 @pytest.mark.slow  # about 2 s
