@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Protocol, TypeVar
 
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 __all__ = ["GameView"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from client.game_view import GameView
 from client.players.player import Player
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 from reasoner.errors import IllegalMoveError, NoLegalMoveError
 
 __all__ = ["MatchResult", "MatchStep", "play_match"]

@@ -39,7 +39,7 @@ from client.values import (
     StateInfo,
     StepCounter,
 )
-from reasoner.engine.values import move_key
+from reasoner.core.values import move_key
 from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc

@@ -1,6 +1,6 @@
 """The client's own value types: players see these, never protobuf messages.
 
-:class:`StateInfo` is the engine's own (:class:`reasoner.engine.values.StateInfo`), so a
+:class:`StateInfo` is the engine's own (:class:`reasoner.core.values.StateInfo`), so a
 player reads what a state answers the same way in process and on a service.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 __all__ = ["Analysis", "Board", "Chain", "Evaluation", "Feature", "GddlFiles", "HeuristicInfo",
            "HeuristicParameter", "JointMove", "Order", "PlanStep", "PlayoutResult", "Quantity",

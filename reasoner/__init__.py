@@ -17,9 +17,9 @@ State((true (count 1)))
 (False, {'you': 100})
 """
 
+from reasoner.core.values import JointMove, Move, State, StateInfo
 from reasoner.engine.game import Game, LoadStatistics
 from reasoner.engine.limits import Limits
-from reasoner.engine.values import JointMove, Move, State, StateInfo
 from reasoner.errors import (
     GdlError,
     GdlSyntaxError,

@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from reasoner import Game
-from reasoner.engine.values import State
+from reasoner.core.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.fuzzy import (
     FuzzyEvaluator,

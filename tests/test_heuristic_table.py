@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.engine.values import State
+from reasoner.core.values import State
 from reasoner.errors import HeuristicError
 from reasoner.heuristics.catalogue import GameHeuristics
 from reasoner.heuristics.table import (

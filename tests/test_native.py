@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reasoner.core.walk import Simulation
 from reasoner.crosscheck.statistics import means_agree, outcomes_agree
 from reasoner.engine.game import Game
-from reasoner.engine.walk import Simulation
 from reasoner.errors import NoLegalMoveError, ResourceLimitError
 from reasoner.propnet import native as native_module
 from reasoner.propnet.flat import HEADER

@@ -19,8 +19,8 @@ from client.players import (
     RandomPlayer,
 )
 from client.players.player import Player
+from reasoner.core.values import State, StateInfo
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
 from tests.service_support import game_text
 
 _GAMES: dict[str, Game] = {}

@@ -33,7 +33,7 @@ from client import Analysis, ReasonerClient, State
 from client.values import Board
 from reasoner import Game
 from reasoner.asp.translate import translate
-from reasoner.engine.walk import random_playout, random_walk
+from reasoner.core.walk import random_playout, random_walk
 from reasoner.errors import IllegalMoveError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.server.app import DEFAULT_LIMITS

@@ -32,7 +32,7 @@ from typing import Any
 
 from client.game_view import GameView
 from client.players.heuristic_values import HeuristicValues
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 __all__ = ["AlphaBetaPlayer"]
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from client.game_view import GameView
 from client.players.heuristic_values import RawHeuristics
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 from reasoner.errors import HeuristicError
 
 __all__ = ["PROOF_HEURISTICS", "Proof", "prove"]

@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 from client.game_view import GameView
 from client.reasoner_client import RemoteGame
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import random_playout
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import random_playout
 
 __all__ = ["Evaluator", "SimulateEvaluator", "goal_values"]
 
@@ -38,7 +38,7 @@ def goal_values(goals: Sequence[int | None]) -> tuple[float, ...]:
 
 class SimulateEvaluator:
     """The mean goal values of seeded random playouts: run by the server in one
-    ``Simulate`` call for a game on a service, by :mod:`reasoner.engine.walk` for a game in
+    ``Simulate`` call for a game on a service, by :mod:`reasoner.core.walk` for a game in
     process.
 
     A terminal state is worth its goal values; no call is made for it.

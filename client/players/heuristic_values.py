@@ -27,7 +27,7 @@ from typing import Any
 
 from client.game_view import GameView
 from client.reasoner_client import RemoteGame
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 __all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues", "RawHeuristics"]
 

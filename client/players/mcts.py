@@ -32,7 +32,7 @@ from typing import Any
 from client.game_view import GameView
 from client.players.evaluator import Evaluator, SimulateEvaluator, goal_values
 from client.values import JointMove
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 State = Hashable  # the game's own state value
 

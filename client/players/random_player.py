@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from client.game_view import GameView
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 __all__ = ["RandomPlayer"]
 

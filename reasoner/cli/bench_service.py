@@ -86,8 +86,8 @@ def _client(target: str, text: str, pattern: str, batch: int, seconds: float, se
     """One client process: the pattern's calls for ``seconds``; puts (steps, latencies)."""
     from client import ReasonerClient
     from client.values import State
+    from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
     from reasoner.v1 import reasoner_pb2 as pb
 
     local = Game.from_gdl(text)

@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.core.walk import MachineStepper, random_playout, sample_states
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.walk import MachineStepper, random_playout, sample_states
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
 

@@ -23,9 +23,9 @@ from typing import Any
 from client.game_view import GameView
 from client.match import play_match
 from client.players import Player, RandomPlayer
+from reasoner.core.values import State, StateInfo
+from reasoner.core.walk import random_playout
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
-from reasoner.engine.walk import random_playout
 from reasoner.heuristics.catalogue import GameHeuristics, heuristic
 
 __all__ = ["GreedyPlayer", "MatchTally", "evaluation_rate", "greedy_against_random",

@@ -40,8 +40,8 @@ from reasoner.asp.machine import Machine
 from reasoner.asp.position import PositionMachine, id_tables
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import Simulation
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.propnet.machine import PropnetMachine

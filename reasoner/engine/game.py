@@ -11,6 +11,8 @@ from pathlib import Path
 
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
+from reasoner.core.values import JointMove, Move, State, StateInfo, move_key
+from reasoner.core.walk import Simulation
 from reasoner.engine.backend import (
     Backend,
     BuiltMachine,
@@ -20,8 +22,6 @@ from reasoner.engine.backend import (
     network_machine,
 )
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.values import JointMove, Move, State, StateInfo, move_key
-from reasoner.engine.walk import Simulation
 from reasoner.errors import (
     GdlSyntaxError,
     GoalError,
@@ -392,7 +392,7 @@ class Game:
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
         """``playouts`` seeded random playouts from ``state``: the kernel's lanes on the
         native backend (on a GPU with ``GDL_REASONER_GPU`` set), bit-parallel batches on
-        the Python network, :func:`reasoner.engine.walk.simulate_sequentially` on
+        the Python network, :func:`reasoner.core.walk.simulate_sequentially` on
         clingo, top-down and position; ``check`` is called between steps, playouts or
         chunks of playouts and may raise to stop. A playout stops after ``max_steps``
         joint moves (0: the start alone); the seed is taken modulo 2**64, as the service's

@@ -13,8 +13,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.errors import HeuristicError
 from reasoner.heuristics.distances import GoalDistances
 from reasoner.heuristics.relaxed import (

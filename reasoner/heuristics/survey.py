@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from reasoner.core.walk import sample_states
 from reasoner.engine.game import Game
-from reasoner.engine.walk import sample_states
 from reasoner.heuristics.catalogue import GameHeuristics
 
 __all__ = ["check_file_heuristics"]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 from reasoner.errors import HeuristicError
 
 if TYPE_CHECKING:
-    from reasoner.engine.values import State
+    from reasoner.core.values import State
     from reasoner.heuristics.catalogue import GameHeuristics
     from reasoner.heuristics.distances import GoalDistances, PlanStep
 

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from reasoner.asp.relaxed_layers import RelaxedLayer, RelaxedLayers, relaxed_layers
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.gdl.syntax import GameDescription
 
 __all__ = ["RelaxedLayer", "RelaxedLayers", "description_layers", "layers"]

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from reasoner.engine.values import Goals, StateInfo
-from reasoner.engine.walk import Simulation
+from reasoner.core.values import Goals, StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.flat import flatten
 from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_kernel, gpu_wanted

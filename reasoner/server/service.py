@@ -14,10 +14,10 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from reasoner.asp.translate import translate
+from reasoner.core.values import State, StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
-from reasoner.engine.walk import Simulation
 from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription

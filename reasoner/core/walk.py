@@ -7,7 +7,7 @@ order the state lists them), and no random number for a role with a single legal
 waiting player's ``noop``). So a seed means the same walk in every command.
 
 The walk runs over anything that answers :class:`Stepper`: a
-:class:`reasoner.engine.game.Game` over :class:`~reasoner.engine.values.State` values, or a
+:class:`reasoner.engine.game.Game` over :class:`~reasoner.core.values.State` values, or a
 backend's machine over fluent bits (:class:`MachineStepper`). The network backends'
 bit-parallel playouts (:func:`reasoner.propnet.batch.batch_playouts` in Python, the native
 kernel's in C, on the CPU or a GPU) draw per lane and are the other samplers; a seed fixes
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from reasoner.engine.values import Goals, StateInfo
+from reasoner.core.values import Goals, StateInfo
 from reasoner.errors import NoLegalMoveError
 
 __all__ = ["MachineStepper", "PlayoutResult", "Simulation", "Step", "Stepper", "pick_joint",
