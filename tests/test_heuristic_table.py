@@ -16,12 +16,13 @@ import pytest
 
 from reasoner.core.values import State
 from reasoner.errors import HeuristicError
-from reasoner.heuristics.catalogue import GameHeuristics
+from reasoner.heuristics.game_heuristics import GameHeuristics
 from reasoner.heuristics.table import (
     HEURISTICS,
     Evaluation,
     FuzzySettings,
     Heuristic,
+    Prepared,
     Settings,
     heuristic,
     names_in_words,
@@ -143,7 +144,7 @@ class _Window(Settings):
             if self.low > self.high else None
 
 
-def _count_in_window(heuristics: GameHeuristics, role: str, settings: _Window,
+def _count_in_window(heuristics: Prepared, role: str, settings: _Window,
                      plan: bool) -> Callable[[State, State | None], Evaluation]:
     def evaluate(state: State, before: State | None) -> Evaluation:
         count = bin(state.bits).count("1")
@@ -178,7 +179,7 @@ def test_a_sweep_of_parameters_keeps_only_the_recent_evaluators() -> None:
     """Evaluating with 20 distinct fuzzy p values keeps at most KEPT_PER_GAME fuzzy
     evaluators (a client sweeping a float parameter grew a server by 400 MB); one built
     again answers alike."""
-    from reasoner.heuristics.catalogue import KEPT_PER_GAME
+    from reasoner.heuristics.game_heuristics import KEPT_PER_GAME
 
     game = bundled("tictactoe")
     heuristics = GameHeuristics(game)

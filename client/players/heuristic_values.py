@@ -1,7 +1,7 @@
 """``HeuristicValues``: a heuristic of the service as a search's value of states, in 0..1.
 
 For a game on a service the states of one request are valued in one ``Evaluate`` call; for
-a game in process by :class:`reasoner.heuristics.catalogue.GameHeuristics`. A terminal
+a game in process by :class:`reasoner.heuristics.game_heuristics.GameHeuristics`. A terminal
 state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1:
 
 ========================  =========================  ==============================
@@ -44,7 +44,7 @@ VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
 class RawHeuristics:
     """A heuristic's values of states as it gives them, on either kind of game: one
     ``Evaluate`` call for a game on a service, the game's own
-    :class:`~reasoner.heuristics.catalogue.GameHeuristics` (built once) in process."""
+    :class:`~reasoner.heuristics.game_heuristics.GameHeuristics` (built once) in process."""
 
     def __init__(self) -> None:
         self._local: Any = None  # GameHeuristics of the last in-process game
@@ -54,7 +54,7 @@ class RawHeuristics:
         if isinstance(game, RemoteGame):
             return [e.value for e in game.evaluate(states, role, heuristic,  # type: ignore[arg-type]
                                                    parameters)]
-        from reasoner.heuristics.catalogue import GameHeuristics
+        from reasoner.heuristics.game_heuristics import GameHeuristics
 
         if self._local is None or self._local.game is not game:
             self._local = GameHeuristics(game)  # type: ignore[arg-type]

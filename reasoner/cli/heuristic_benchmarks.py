@@ -26,7 +26,8 @@ from client.players import Player, RandomPlayer
 from reasoner.core.values import State, StateInfo
 from reasoner.core.walk import random_playout
 from reasoner.engine.game import Game
-from reasoner.heuristics.catalogue import GameHeuristics, heuristic
+from reasoner.heuristics.game_heuristics import GameHeuristics
+from reasoner.heuristics.table import heuristic
 
 __all__ = ["GreedyPlayer", "MatchTally", "evaluation_rate", "greedy_against_random",
            "playout_rate"]

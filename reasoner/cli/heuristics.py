@@ -124,7 +124,7 @@ def _play_steps(game: Game, steps: Sequence[str]) -> tuple[State, State | None]:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from reasoner.engine.game import Game
-    from reasoner.heuristics.catalogue import GameHeuristics
+    from reasoner.heuristics.game_heuristics import GameHeuristics
 
     game = Game.from_gdl(read(args.game), limits=limits(args))
     state, before = _play_steps(game, args.moves)
@@ -203,7 +203,8 @@ def _bench_heuristics(args: argparse.Namespace) -> int:
     )
     from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.heuristics.catalogue import GameHeuristics, parse_parameters
+    from reasoner.heuristics.game_heuristics import GameHeuristics
+    from reasoner.heuristics.table import parse_parameters
 
     names = [n.strip() for n in args.heuristics.split(",") if n.strip()]
     try:

@@ -23,8 +23,9 @@ from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.heuristics.analysis import GameAnalysis
-from reasoner.heuristics.catalogue import HEURISTICS, GameHeuristics
+from reasoner.heuristics.game_heuristics import GameHeuristics
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
+from reasoner.heuristics.table import HEURISTICS
 from reasoner.instantiate.gddl import GddlGame
 from reasoner.instantiate.ground_game import (
     InstantiatedGame,
