@@ -1,7 +1,8 @@
 """Client library for the GDL reasoner service, with players and a match runner.
 
-Players receive :class:`RemoteGame` handles and the value types of :mod:`client.values`;
-no protobuf type reaches them.
+Players receive :class:`RemoteGame` handles and the value types of :mod:`client.values`
+(states, joint moves, state infos and playouts are the engine's own); no protobuf type
+reaches them.
 """
 
 from client.errors import RemoteError
@@ -14,8 +15,8 @@ from client.values import (
     GddlFiles,
     JointMove,
     PlanStep,
-    PlayoutResult,
-    SimulationResult,
+    Playout,
+    Simulation,
     State,
     StateInfo,
 )
@@ -29,12 +30,12 @@ __all__ = [
     "MctsPlayer",
     "PlanStep",
     "Player",
-    "PlayoutResult",
+    "Playout",
     "RandomPlayer",
     "ReasonerClient",
     "RemoteError",
     "RemoteGame",
-    "SimulationResult",
+    "Simulation",
     "State",
     "StateInfo",
     "play_match",

@@ -30,16 +30,13 @@ from client.values import (
     GddlFiles,
     HeuristicInfo,
     HeuristicParameter,
-    JointMove,
     Order,
     PlanStep,
     Quantity,
-    SimulationResult,
-    State,
-    StateInfo,
     StepCounter,
 )
-from reasoner.core.values import move_key
+from reasoner.core.values import State, StateInfo, move_key
+from reasoner.core.walk import Simulation
 from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -69,8 +66,9 @@ def _info(message: pb.StateInfo) -> StateInfo:
     )
 
 
-def _state(message: pb.State) -> State:
-    return State(tuple(sorted(message.fluents)))
+def _message(state: State) -> pb.State:
+    """A state as the service reads it: the ids of the fluents that hold."""
+    return pb.State(fluents=list(state.fluent_ids()))
 
 
 def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
@@ -279,10 +277,19 @@ class RemoteGame:
         return found
 
     def describe_state(self, state: State) -> list[str]:
-        return [self.fluents[i] for i in state.fluents]
+        """The fluents that hold in ``state``, as GDL text, in table order."""
+        return [self.fluents[i] for i in state.fluent_ids()]
 
-    def describe_joint(self, joint: JointMove) -> list[str]:
+    def describe_joint(self, joint: tuple[int, ...]) -> list[str]:
+        """The moves of a joint move (ids, role order) as GDL text."""
         return [self.move_texts[i] for i in joint]
+
+    def _state(self, message: pb.State) -> State:
+        """A state the service sent, over this game's fluent table."""
+        bits = 0
+        for index in message.fluents:
+            bits |= 1 << index
+        return State(bits, self.fluents)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -310,46 +317,49 @@ class RemoteGame:
     def initial(self) -> tuple[State, StateInfo]:
         """The initial state and what it answers."""
         r = self._call("InitialState", lambda: pb.InitialStateRequest(game_id=self.id))
-        return _state(r.state), _info(r.info)
+        return self._state(r.state), _info(r.info)
 
     def info(self, state: State) -> StateInfo:
         """Legal moves per role, terminal status and goals of a state."""
         r = self._call("Query", lambda: pb.QueryRequest(
-            game_id=self.id, state=pb.State(fluents=state.fluents)))
+            game_id=self.id, state=_message(state)))
         return _info(r.info)
 
     def info_many(self, states: Sequence[State]) -> list[StateInfo]:
         """The answers of many states in one call, in order."""
         r = self._call("Query", lambda: pb.QueryRequest(
-            game_id=self.id, states=[pb.State(fluents=s.fluents) for s in states]))
+            game_id=self.id, states=[_message(s) for s in states]))
         return [_info(info) for info in r.infos]
 
-    def step(self, state: State, joint: JointMove, *,
+    def step(self, state: State, joint: tuple[int, ...], *,
              check_legal: bool = True) -> tuple[State, StateInfo]:
         """The successor under one joint move (move ids in role order) and its info."""
         return self.step_many(state, [joint], check_legal=check_legal)[0]
 
-    def step_many(self, state: State, joints: Sequence[JointMove], *,
+    def step_many(self, state: State, joints: Sequence[tuple[int, ...]], *,
                   check_legal: bool = True) -> list[tuple[State, StateInfo]]:
         """Successors under several joint moves, in one call."""
         r = self._call("Next", lambda: pb.NextRequest(
-            game_id=self.id, state=pb.State(fluents=state.fluents),
+            game_id=self.id, state=_message(state),
             joint_moves=[pb.JointMove(moves=j) for j in joints], check_legal=check_legal))
-        return [(_state(s.state), _info(s.info)) for s in r.successors]
+        return [(self._state(s.state), _info(s.info)) for s in r.successors]
 
-    def expand(self, state: State) -> tuple[StateInfo, list[tuple[JointMove, State, StateInfo]]]:
+    def expand(self, state: State
+               ) -> tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]:
         """The state's info and every legal joint move with its successor."""
         r = self._call("Expand", lambda: pb.ExpandRequest(
-            game_id=self.id, state=pb.State(fluents=state.fluents)))
-        children = [(tuple(c.joint_move.moves), _state(c.successor.state),
+            game_id=self.id, state=_message(state)))
+        children = [(tuple(c.joint_move.moves), self._state(c.successor.state),
                      _info(c.successor.info)) for c in r.children]
         return _info(r.info), children
 
-    def simulate(self, state: State | None = None, *, playouts: int = 1, seed: int = 0,
-                 max_steps: int = 0, record: bool = False) -> SimulationResult:
+    def simulate(self, state: State | None = None, playouts: int = 1, seed: int = 0,
+                 max_steps: int = 1000, *, record: bool = False) -> Simulation:
         """Seeded random playouts run inside the server (from the initial state by
-        default). The seed is taken modulo 2**64, as in process; ``max_steps`` 0 is the
-        service's default (1,000).
+        default), as :meth:`reasoner.Game.simulate` plays them in process (see
+        :meth:`reasoner.core.game_view.GameView.simulate`): the same arguments, the same
+        seed taken modulo 2**64, the same :class:`~reasoner.core.walk.Simulation`;
+        ``elapsed_ms`` is the server's. ``max_steps`` 0 is the service's default (1,000).
 
         Raises:
             ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits.
@@ -364,13 +374,13 @@ class RemoteGame:
             if state is None:
                 message.from_initial = True
             else:
-                message.state.fluents.extend(state.fluents)
+                message.state.CopyFrom(_message(state))
             return message
 
         return self._simulation(request, record)
 
     def simulate_many(self, starts: Sequence[tuple[State, int]], *, seed: int = 0,
-                      max_steps: int = 0, record: bool = False) -> SimulationResult:
+                      max_steps: int = 1000, record: bool = False) -> Simulation:
         """Playouts from many states in one call: ``(state, count)`` each, start ``i`` with
         the seed ``seed + i``; the result holds every start's playouts in order (flat Monte
         Carlo over the children of a position is one call). Seeds and counts as
@@ -383,20 +393,19 @@ class RemoteGame:
             return pb.SimulateRequest(
                 game_id=self.id, seed=seed % 2**64, max_steps=max_steps,
                 record_trajectories=record,
-                columns=True, starts=[pb.SimulateStart(state=pb.State(fluents=s.fluents),
+                columns=True, starts=[pb.SimulateStart(state=_message(s),
                                                        playouts=count)
                                       for s, count in starts])
 
         return self._simulation(request, record)
 
     def _simulation(self, request: Callable[[], pb.SimulateRequest],
-                    record: bool) -> SimulationResult:
+                    record: bool) -> Simulation:
         r = self._call("Simulate", request)
         columns = r.columns
-        lengths = tuple(columns.lengths)
+        lengths = list(columns.lengths)
         roles = len(self.roles)
-        flat = tuple(None if value < 0 else value for value in columns.goals)
-        trajectories: tuple[tuple[JointMove, ...], ...] = ()
+        trajectories: list[tuple[tuple[int, ...], ...]] = []
         if record:
             moves = list(columns.trajectory_moves)
             paths = []
@@ -405,10 +414,9 @@ class RemoteGame:
                 paths.append(tuple(tuple(moves[at + k * roles:at + (k + 1) * roles])
                                    for k in range(length)))
                 at += length * roles
-            trajectories = tuple(paths)
-        return SimulationResult(lengths=lengths, terminal=tuple(columns.terminal),
-                                flat_goals=flat, roles=roles, trajectories=trajectories,
-                                updates=r.updates, elapsed_ms=r.elapsed_ms)
+            trajectories = paths
+        return Simulation.of_columns(lengths, list(columns.terminal), list(columns.goals), roles,
+                                     trajectories, r.updates, r.elapsed_ms)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
         """Every atom that could ever hold, as GDL text, by relation (name, arity)."""
@@ -424,7 +432,7 @@ class RemoteGame:
             if state is None:
                 message.from_initial = True
             else:
-                message.state.fluents.extend(state.fluents)
+                message.state.CopyFrom(_message(state))
             return message
 
         r = self._call("RelaxedLayers", request)
@@ -455,9 +463,9 @@ class RemoteGame:
             message = pb.EvaluateRequest(
                 game_id=self.id, role=role, heuristic=heuristic,
                 parameters={k: str(v) for k, v in (parameters or {}).items()},
-                states=[pb.State(fluents=s.fluents) for s in states], plan=plan)
+                states=[_message(s) for s in states], plan=plan)
             if previous is not None:
-                message.previous.fluents.extend(previous.fluents)
+                message.previous.CopyFrom(_message(previous))
             return message
 
         r = self._call("Evaluate", request)

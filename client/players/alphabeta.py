@@ -30,8 +30,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import HeuristicValues
+from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 
 __all__ = ["AlphaBetaPlayer"]

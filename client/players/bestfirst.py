@@ -23,8 +23,8 @@ import time
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import HeuristicValues
+from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 
 __all__ = ["BestFirstPlayer"]

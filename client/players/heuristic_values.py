@@ -25,8 +25,8 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from client.game_view import GameView
 from client.reasoner_client import RemoteGame
+from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 
 __all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues", "RawHeuristics"]

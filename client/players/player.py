@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from client.game_view import GameView
+from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 
 __all__ = ["Player"]

@@ -405,7 +405,6 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
     import threading
 
     from client.reasoner_client import ReasonerClient
-    from client.values import State as RemoteState
 
     stem = Path(name).stem
     local = Game.from_gdl(text)
@@ -435,7 +434,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                             i = index * 997
                             while time.perf_counter() < deadline:
                                 fluents, joint = pairs[i % len(pairs)]
-                                state = RemoteState(fluents)
+                                state = local.state_from_ids(fluents)
                                 start = time.perf_counter()
                                 if method == "Query":
                                     game.info(state)

@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
 from client.match import play_match
 from client.players import Player, RandomPlayer
+from reasoner.core.game_view import GameView
 from reasoner.core.values import State, StateInfo
 from reasoner.core.walk import random_playout
 from reasoner.engine.game import Game

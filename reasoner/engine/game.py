@@ -6,7 +6,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
@@ -388,9 +388,11 @@ class Game:
             successor, following = self.step(state, joint, check_legal=False)
             yield joint, successor, following
 
-    def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
-                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
-        """``playouts`` seeded random playouts from ``state``: the kernel's lanes on the
+    def simulate(self, state: State, playouts: int = 1, seed: int = 0, max_steps: int = 1000,
+                 *, record: bool = False,
+                 check: Callable[[], None] | None = None) -> Simulation:
+        """``playouts`` seeded random playouts from ``state`` (see
+        :meth:`reasoner.core.game_view.GameView.simulate`): the kernel's lanes on the
         native backend (on a GPU with ``GDL_REASONER_GPU`` set), bit-parallel batches on
         the Python network, :func:`reasoner.core.walk.simulate_sequentially` on
         clingo, top-down and position; ``check`` is called between steps, playouts or
@@ -407,8 +409,10 @@ class Game:
         if not 0 <= max_steps <= _MOST_STEPS:
             raise ValueError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}")
         self._check_state(state)
-        return self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
-                                     check)
+        start = time.perf_counter()
+        run = self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
+                                    check)
+        return replace(run, elapsed_ms=(time.perf_counter() - start) * 1e3)
 
     # -- internals -----------------------------------------------------------------------
 

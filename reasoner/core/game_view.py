@@ -1,10 +1,12 @@
-"""``GameView``: the small surface of a game that players and the match loop use.
+"""``GameView``: the one surface of a game that players, evaluators and the match loop use.
 
-Both an in-process :class:`reasoner.Game` and a :class:`client.RemoteGame` on a service
-satisfy it, so one player class and one match loop (:func:`client.match.play_match`) serve
-both. States are whatever the game hands out (the engine's :class:`reasoner.State`, the
-client's :class:`client.values.State`): players only pass them back. Moves are ids into
-:attr:`GameView.move_texts`; a joint move is one id per role, in role order.
+An in-process :class:`reasoner.Game` and a :class:`client.RemoteGame` on a service both
+satisfy it, with the same values: states are :class:`~reasoner.core.values.State` (fluent
+bits over the game's fluent table), what a state answers a
+:class:`~reasoner.core.values.StateInfo`, playouts a :class:`~reasoner.core.walk.Simulation`.
+Moves are ids into :attr:`GameView.move_texts`; a joint move is one id per role, in role
+order. So one player class and one match loop (:func:`client.match.play_match`) serve both,
+and none of them asks which one it has.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Hashable
 from typing import Protocol, TypeVar
 
 from reasoner.core.values import StateInfo
+from reasoner.core.walk import Simulation
 
 __all__ = ["GameView"]
 
@@ -61,4 +64,17 @@ class GameView(Protocol[S]):
     def expand(self, state: S) -> tuple[StateInfo, list[tuple[tuple[int, ...], S, StateInfo]]]:
         """The state's info and every legal joint move with its successor and what that
         answers."""
+        ...
+
+    def simulate(self, state: S, playouts: int = 1, seed: int = 0, max_steps: int = 1000, *,
+                 record: bool = False) -> Simulation:
+        """``playouts`` seeded random playouts from ``state``, each stopped after
+        ``max_steps`` joint moves, with their joint moves when ``record``; the seed is taken
+        modulo 2**64. The same seed gives the same playouts in process and on a service (on
+        the same backend).
+
+        Raises:
+            ValueError: ``playouts`` or ``max_steps`` negative or too large.
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
         ...
