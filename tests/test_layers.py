@@ -41,8 +41,8 @@ LAYERS: tuple[Layer, ...] = (
         "gdl": ("reasoner.gdl",),
     }),
     # Above gdl: a move written by a person is looked up as its parsed term.
-    Layer("core", "states, moves, joint moves, state infos, simulations, the walk and the "
-          "state cache", {
+    Layer("core", "states, moves, joint moves, state infos, simulations, the walk, the state "
+          "cache, the game view that Game and RemoteGame share, and match outcomes", {
               "core": ("reasoner.core",),
           }),
     Layer("backends", "the state machines and the reference solver", {
