@@ -2,17 +2,10 @@
 
 For a game on a service the states of one request are valued in one ``Evaluate`` call; for
 a game in process by :class:`reasoner.heuristics.game_heuristics.GameHeuristics`. A terminal
-state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1:
-
-========================  =========================  ==============================
-heuristic                 its values                 as a value
-========================  =========================  ==============================
-``fuzzy``                 0..1                       as it is
-``mobility``,             0..1                       as it is
-``inverse-mobility``
-``fjo``                   -50..50                    (v + 50) / 100
-``feature``               about 1..99 (goal units)   v / 100
-========================  =========================  ==============================
+state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1
+as its entry in the one heuristics table says (``as_value`` of
+:data:`reasoner.heuristics.table.HEURISTICS`: fuzzy and mobility as they are, fjo's -50..50
+as (v + 50) / 100, a feature's goal units as v / 100).
 
 The distance heuristics (``hff``, ``hmax``, ``hadd``, ``extended-ff``) are costs, not
 values, and are refused here (AO* takes them).
@@ -28,17 +21,13 @@ from typing import Any
 from client.reasoner_client import RemoteGame
 from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
+from reasoner.heuristics.table import value_heuristics
 
 __all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues", "RawHeuristics"]
 
-# Each heuristic that values a state, with the map of its values into 0..1.
-VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
-    "fuzzy": lambda v: v,
-    "mobility": lambda v: v,
-    "inverse-mobility": lambda v: v,
-    "fjo": lambda v: (v + 50.0) / 100.0,
-    "feature": lambda v: v / 100.0,
-}
+# Each heuristic that values a state, with the map of its values into 0..1: read from the
+# heuristics table.
+VALUE_HEURISTICS: dict[str, Callable[[float], float]] = value_heuristics()
 
 
 class RawHeuristics:
@@ -67,12 +56,13 @@ class HeuristicValues:
 
     def __init__(self, heuristic: str = "fuzzy",
                  parameters: Mapping[str, object] | None = None) -> None:
-        if heuristic not in VALUE_HEURISTICS:
+        scales = value_heuristics()
+        if heuristic not in scales:
             raise ValueError(f"heuristic {heuristic!r} gives no values to search with; "
-                             f"the ones that do are {', '.join(VALUE_HEURISTICS)}")
+                             f"the ones that do are {', '.join(scales)}")
         self.heuristic = heuristic
         self.parameters = dict(parameters or {})
-        self._scale = VALUE_HEURISTICS[heuristic]
+        self._scale = scales[heuristic]
         self._raw = RawHeuristics()
 
     def __call__(self, game: GameView[Any], role: int,

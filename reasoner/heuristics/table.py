@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HEURISTICS", "Evaluation", "Heuristic", "Parameter", "Prepared", "Settings",
            "heuristic", "names_in_words", "parameter", "parameters_in_words",
-           "parse_parameters"]
+           "parse_parameters", "value_heuristics"]
 
 Value = int | float | str
 
@@ -247,6 +247,9 @@ class Heuristic(Generic[S]):
     build: Callable[[Prepared, str, S, bool], Evaluate]
     plans: bool = False
     lower_is_better: bool = False  # a distance: the smaller, the closer to the goal
+    # Its values mapped into 0..1 as a search's value of a state (the higher, the better
+    # for the role); None for a heuristic that values no state (a distance, novelty).
+    as_value: Callable[[float], float] | None = None
     parameters: tuple[Parameter, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -364,6 +367,10 @@ def _novelty(heuristics: Prepared, role: str, settings: NoSettings,
 # -- the table ----------------------------------------------------------------------------
 
 
+def _as_it_is(value: float) -> float:
+    return value
+
+
 HEURISTICS: dict[str, Heuristic[Any]] = {h.name: h for h in (
     Heuristic("hmax", "relaxed distance to the goal: the cost of its costliest fact",
               DistanceSettings, _relaxed_distance("hmax"), lower_is_better=True),
@@ -373,17 +380,19 @@ HEURISTICS: dict[str, Heuristic[Any]] = {h.name: h for h in (
               DistanceSettings, _relaxed_distance("hff"), plans=True, lower_is_better=True),
     Heuristic("fjo", "Aldinger's f_JO: goal values shifted to -50..50, each divided by its "
               "h_FF distance, summed (g - 50 in a terminal state)", WorldCostSettings, _f_jo,
-              plans=True),
+              plans=True, as_value=lambda v: (v + 50.0) / 100.0),
     Heuristic("extended-ff", "Bercher's two-player FF: plies until the goal with the players "
               "moving in turn", ExtendedSettings, _extended_ff, plans=True,
               lower_is_better=True),
     Heuristic("fuzzy", "Schiffel & Thielscher's fuzzy goal evaluation, 0..1", FuzzySettings,
-              _fuzzy),
+              _fuzzy, as_value=_as_it_is),
     Heuristic("feature", "a Kuhlmann feature as an evaluation in R- + 1 .. R+ - 1 "
-              "(see AnalyzeGame for the names)", FeatureSettings, _feature),
+              "(see AnalyzeGame for the names)", FeatureSettings, _feature,
+              as_value=lambda v: v / 100.0),  # about 1..99, in goal units
     Heuristic("mobility", "the role's legal moves, scaled to 0..1", MobilitySettings,
-              _mobility),
-    Heuristic("inverse-mobility", "1 - mobility", MobilitySettings, _inverse_mobility),
+              _mobility, as_value=_as_it_is),
+    Heuristic("inverse-mobility", "1 - mobility", MobilitySettings, _inverse_mobility,
+              as_value=_as_it_is),
     Heuristic("novelty", "the fraction of fluents that changed since the previous state "
               "(0 without one)", NoSettings, _novelty),
 )}
@@ -410,6 +419,19 @@ def parse_parameters(name: str, given: Mapping[str, str]) -> dict[str, Value | N
     """
     settings = heuristic(name).parse(given)
     return {p.name: getattr(settings, p.name) for p in heuristic(name).parameters}
+
+
+def value_heuristics() -> dict[str, Callable[[float], float]]:
+    """The heuristics that value states, each with the map of its values into 0..1 (what a
+    search maximises), in table order.
+
+    >>> sorted(value_heuristics())
+    ['feature', 'fjo', 'fuzzy', 'inverse-mobility', 'mobility']
+    >>> value_heuristics()["fjo"](-50.0), value_heuristics()["feature"](99.0)
+    (0.0, 0.99)
+    """
+    return {name: entry.as_value for name, entry in HEURISTICS.items()
+            if entry.as_value is not None}
 
 
 # -- in words, for help texts ------------------------------------------------------------
