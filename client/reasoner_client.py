@@ -25,16 +25,15 @@ from client.values import (
     Analysis,
     Board,
     Chain,
-    Evaluation,
     Feature,
     GddlFiles,
     HeuristicInfo,
     HeuristicParameter,
     Order,
-    PlanStep,
     Quantity,
     StepCounter,
 )
+from reasoner.core.evaluation import Evaluation, PlanStep
 from reasoner.core.values import State, StateInfo, move_key
 from reasoner.core.walk import Simulation
 from reasoner.errors import IllegalMoveError, UnknownGameError
@@ -458,7 +457,8 @@ class RemoteGame:
                  parameters: Mapping[str, object] | None = None, *, plan: bool = False,
                  previous: State | None = None) -> list[Evaluation]:
         """A heuristic's values of ``states`` for ``role`` (see ``EvaluateRequest`` in the
-        proto for the heuristics and their parameters), in one call."""
+        proto for the heuristics and their parameters), in one call: what
+        :meth:`reasoner.Game.evaluate` answers in process."""
         def request() -> pb.EvaluateRequest:
             message = pb.EvaluateRequest(
                 game_id=self.id, role=role, heuristic=heuristic,
@@ -469,10 +469,15 @@ class RemoteGame:
             return message
 
         r = self._call("Evaluate", request)
-        return [Evaluation(e.value, tuple(
-            PlanStep(p.layer, p.cost, p.text, p.role,
-                     p.move_id if p.HasField("move_id") else None) for p in e.plan))
-            for e in r.evaluations]
+        return [Evaluation(e.value, tuple(self._plan_step(p) for p in e.plan))
+                for e in r.evaluations]
+
+    def _plan_step(self, message: pb.PlanStep) -> PlanStep:
+        """A relaxed plan's step as the engine writes it (a move's text from the table)."""
+        if not message.HasField("move_id"):
+            return PlanStep(message.layer, message.cost, message.text, message.role)
+        return PlanStep(message.layer, message.cost, message.text, message.role,
+                        self.move_texts[message.move_id], message.move_id)
 
     def analyze(self) -> Analysis:
         """What the heuristics see in the game: structures, turn-taking, teams, features

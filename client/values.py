@@ -1,17 +1,18 @@
 """The client's value types beside the engine's: players see these, never protobuf messages.
 
-States, joint moves, what a state answers and playouts are the engine's own
-(:class:`reasoner.core.values.State`, :class:`~reasoner.core.values.JointMove`,
+States, joint moves, what a state answers, playouts and heuristic values are the engine's
+own (:class:`reasoner.core.values.State`, :class:`~reasoner.core.values.JointMove`,
 :class:`~reasoner.core.values.StateInfo`, :class:`reasoner.core.walk.Simulation` with its
-:class:`~reasoner.core.walk.Playout`), so a player reads a game the same way in process and
-on a service; the rest are what only the service answers (GDDL, heuristic evaluations and
-analyses).
+:class:`~reasoner.core.walk.Playout`, :class:`reasoner.core.evaluation.Evaluation` with its
+:class:`~reasoner.core.evaluation.PlanStep`), so a player reads a game the same way in
+process and on a service; the rest are what only the service answers (GDDL and analyses).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reasoner.core.evaluation import Evaluation, PlanStep
 from reasoner.core.values import JointMove, State, StateInfo
 from reasoner.core.walk import Playout, Simulation
 
@@ -30,26 +31,6 @@ class GddlFiles:
     partition: str
     multi_actions: int
     names: dict[str, str]
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One paid rule of a relaxed plan: its layer and cost, what it makes true, and for a
-    move its role and move id."""
-
-    layer: int
-    cost: int
-    text: str
-    role: str = ""
-    move_id: int | None = None
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A heuristic's value of one state, with the relaxed plan when asked for."""
-
-    value: float
-    plan: tuple[PlanStep, ...] = ()
 
 
 # -- AnalyzeGame ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from client import ReasonerClient, RemoteGame
 from client.players.evaluator import SimulateEvaluator
+from client.players.heuristic_values import HeuristicEvaluator
 from reasoner.core.game_view import GameView
 from reasoner.core.values import State
 from reasoner.core.walk import Playout, Simulation
@@ -111,3 +112,27 @@ def test_the_playout_evaluator_values_a_state_alike_on_both(
     state, info = local.initial()
     assert evaluator(local, state, info, random.Random(5)) == evaluator(
         remote, state, info, random.Random(5))
+
+
+def test_evaluate_gives_the_same_values_and_plans_on_both(
+        tictactoe: tuple[Game, RemoteGame]) -> None:
+    """evaluate(states, role, heuristic, plan=True) answers equal Evaluation values, relaxed
+    plans included (a move's step with its text and id), in process and on the service."""
+    local, remote = tictactoe
+    state, _ = local.initial()
+    ours = local.evaluate([state], "xplayer", "hff", plan=True)
+    theirs = remote.evaluate([state], "xplayer", "hff", plan=True)
+    assert ours == theirs
+    assert any(step.move_id is not None and step.move for step in ours[0].plan)
+
+
+def test_the_heuristic_evaluator_values_a_state_alike_on_both(
+        tictactoe: tuple[Game, RemoteGame]) -> None:
+    """HeuristicEvaluator asks the game it has to evaluate, whichever it is: fuzzy values
+    of the initial state are the same in process and on the service."""
+    local, remote = tictactoe
+    evaluator = HeuristicEvaluator("fuzzy")
+    state, info = local.initial()
+    ours = evaluator(local, state, info, random.Random(0))
+    assert ours == evaluator(remote, state, info, random.Random(0))
+    assert all(0.0 <= value <= 1.0 for value in ours)

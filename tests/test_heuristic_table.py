@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from reasoner.core.evaluation import Evaluation
 from reasoner.core.values import State
 from reasoner.errors import HeuristicError
 from reasoner.heuristics.game_heuristics import GameHeuristics
 from reasoner.heuristics.table import (
     HEURISTICS,
-    Evaluation,
     FuzzySettings,
     Heuristic,
     Prepared,

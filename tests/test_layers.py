@@ -41,8 +41,9 @@ LAYERS: tuple[Layer, ...] = (
         "gdl": ("reasoner.gdl",),
     }),
     # Above gdl: a move written by a person is looked up as its parsed term.
-    Layer("core", "states, moves, joint moves, state infos, simulations, the walk, the state "
-          "cache, the game view that Game and RemoteGame share, and match outcomes", {
+    Layer("core", "states, moves, joint moves, state infos, simulations, evaluations, the "
+          "walk, the state cache, the game view that Game and RemoteGame share, and match "
+          "outcomes", {
               "core": ("reasoner.core",),
           }),
     Layer("backends", "the state machines and the reference solver", {
@@ -51,16 +52,17 @@ LAYERS: tuple[Layer, ...] = (
         "propnet": ("reasoner.propnet",),
         "topdown": ("reasoner.topdown",),
     }),
-    Layer("engine", "Game over its backends, the load's limits, the package's face", {
+    Layer("engine", "Game over its backends, and the load's limits", {
         "engine": ("reasoner.engine",),
-        "face": ("reasoner.__init__",),
     }),
+    # The package's face wires the heuristics in as what a Game evaluates with.
     Layer("tools", "what works over a loaded game: heuristics, grounding-only runs, "
-          "cross-checks, corpus runs", {
+          "cross-checks, corpus runs; the package's face", {
               "heuristics": ("reasoner.heuristics",),
               "instantiate": ("reasoner.instantiate",),
               "crosscheck": ("reasoner.crosscheck",),
               "corpus": ("reasoner.corpus",),
+              "face": ("reasoner.__init__",),
           }),
     Layer("server", "the gRPC service", {
         "server": ("reasoner.server",),

@@ -1,7 +1,7 @@
 """``HeuristicValues``: a heuristic of the service as a search's value of states, in 0..1.
 
-For a game on a service the states of one request are valued in one ``Evaluate`` call; for
-a game in process by :class:`reasoner.heuristics.game_heuristics.GameHeuristics`. A terminal
+The game values the states itself (:meth:`reasoner.core.game_view.GameView.evaluate`): a
+game on a service in one ``Evaluate`` call, a game in process with its heuristics. A terminal
 state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1
 as its entry in the one heuristics table says (``as_value`` of
 :data:`reasoner.heuristics.table.HEURISTICS`: fuzzy and mobility as they are, fjo's -50..50
@@ -18,7 +18,6 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from client.reasoner_client import RemoteGame
 from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 from reasoner.heuristics.table import value_heuristics
@@ -31,24 +30,13 @@ VALUE_HEURISTICS: dict[str, Callable[[float], float]] = value_heuristics()
 
 
 class RawHeuristics:
-    """A heuristic's values of states as it gives them, on either kind of game: one
-    ``Evaluate`` call for a game on a service, the game's own
-    :class:`~reasoner.heuristics.game_heuristics.GameHeuristics` (built once) in process."""
-
-    def __init__(self) -> None:
-        self._local: Any = None  # GameHeuristics of the last in-process game
+    """A heuristic's values of states as it gives them, from the game's own
+    :meth:`~reasoner.core.game_view.GameView.evaluate`: one ``Evaluate`` call for a game on
+    a service, the game's heuristics (built once) in process."""
 
     def __call__(self, game: GameView[Any], role: str, heuristic: str,
                  states: Sequence[Hashable], parameters: Mapping[str, object]) -> list[float]:
-        if isinstance(game, RemoteGame):
-            return [e.value for e in game.evaluate(states, role, heuristic,  # type: ignore[arg-type]
-                                                   parameters)]
-        from reasoner.heuristics.game_heuristics import GameHeuristics
-
-        if self._local is None or self._local.game is not game:
-            self._local = GameHeuristics(game)  # type: ignore[arg-type]
-        text = {k: str(v) for k, v in parameters.items()}
-        return [e.value for e in self._local.evaluate(heuristic, role, states, text)]
+        return [e.value for e in game.evaluate(states, role, heuristic, parameters)]
 
 
 class HeuristicValues:

@@ -3,7 +3,8 @@
 An in-process :class:`reasoner.Game` and a :class:`client.RemoteGame` on a service both
 satisfy it, with the same values: states are :class:`~reasoner.core.values.State` (fluent
 bits over the game's fluent table), what a state answers a
-:class:`~reasoner.core.values.StateInfo`, playouts a :class:`~reasoner.core.walk.Simulation`.
+:class:`~reasoner.core.values.StateInfo`, playouts a :class:`~reasoner.core.walk.Simulation`,
+a heuristic's values :class:`~reasoner.core.evaluation.Evaluation` values.
 Moves are ids into :attr:`GameView.move_texts`; a joint move is one id per role, in role
 order. So one player class and one match loop (:func:`client.match.play_match`) serve both,
 and none of them asks which one it has.
@@ -11,9 +12,10 @@ and none of them asks which one it has.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
+from reasoner.core.evaluation import Evaluation
 from reasoner.core.values import StateInfo
 from reasoner.core.walk import Simulation
 
@@ -76,5 +78,18 @@ class GameView(Protocol[S]):
         Raises:
             ValueError: ``playouts`` or ``max_steps`` negative or too large.
             NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        ...
+
+    def evaluate(self, states: Sequence[S], role: str, heuristic: str,
+                 parameters: Mapping[str, object] | None = None, *, plan: bool = False,
+                 previous: S | None = None) -> list[Evaluation]:
+        """A heuristic's values of ``states`` for ``role`` (the heuristics and their
+        parameters are :data:`reasoner.heuristics.table.HEURISTICS`), with the relaxed
+        plan when ``plan``; ``previous`` is the state before the first (novelty).
+
+        Raises:
+            HeuristicError: an unknown heuristic, parameter or role, a value out of range,
+                or a heuristic that does not apply to this game or state.
         """
         ...

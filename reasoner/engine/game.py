@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
+from reasoner.core.evaluation import Evaluation, StateHeuristics, heuristics_of
 from reasoner.core.values import JointMove, Move, State, StateInfo, move_key
 from reasoner.core.walk import Simulation
 from reasoner.engine.backend import (
@@ -118,6 +120,8 @@ class Game:
         self._move_role = machine.move_role
         self._transition = machine.transition  # bound once: step is the playouts' hot path
         self.initial_state = State(machine.init_bits, self.fluents)
+        self._heuristics: StateHeuristics | None = None  # built on the first evaluate
+        self._heuristics_lock = threading.Lock()
 
     # -- construction --------------------------------------------------------------------
 
@@ -413,6 +417,30 @@ class Game:
         run = self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
                                     check)
         return replace(run, elapsed_ms=(time.perf_counter() - start) * 1e3)
+
+    def evaluate(self, states: Sequence[State], role: str, heuristic: str,
+                 parameters: Mapping[str, object] | None = None, *, plan: bool = False,
+                 previous: State | None = None) -> list[Evaluation]:
+        """A heuristic's values of ``states`` for ``role`` (the heuristics and their
+        parameters are :data:`reasoner.heuristics.table.HEURISTICS`), as
+        :meth:`client.RemoteGame.evaluate` answers them on a service; the game's
+        heuristics are built on the first call and kept.
+
+        >>> game = Game.from_file("games/tictactoe.kif")
+        >>> [e.value for e in game.evaluate([game.initial_state], "xplayer", "mobility")]
+        [0.9]
+
+        Raises:
+            HeuristicError: an unknown heuristic, parameter or role, a value out of range,
+                or a heuristic that does not apply to this game or state.
+            ResourceLimitError: the game is too large for the heuristic's structures.
+        """
+        with self._heuristics_lock:
+            if self._heuristics is None:
+                self._heuristics = heuristics_of(self)
+            heuristics = self._heuristics
+        text = {name: str(value) for name, value in (parameters or {}).items()}
+        return heuristics.evaluate(heuristic, role, states, text, plan=plan, previous=previous)
 
     # -- internals -----------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from reasoner.core.evaluation import Evaluation
 from reasoner.core.values import State
 from reasoner.engine.game import Game
 from reasoner.errors import HeuristicError
@@ -23,7 +24,7 @@ from reasoner.heuristics.relaxed import (
     ViewBounds,
     relaxed_network,
 )
-from reasoner.heuristics.table import HEURISTICS, Evaluation, heuristic
+from reasoner.heuristics.table import HEURISTICS, heuristic
 from reasoner.propnet.network import Network
 
 if TYPE_CHECKING:

@@ -29,28 +29,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
+from reasoner.core.evaluation import Evaluation
 from reasoner.errors import HeuristicError
 
 if TYPE_CHECKING:
     from reasoner.core.values import State
     from reasoner.engine.game import Game
     from reasoner.heuristics.analysis import GameAnalysis
-    from reasoner.heuristics.distances import GoalDistances, PlanStep
+    from reasoner.heuristics.distances import GoalDistances
     from reasoner.heuristics.fuzzy import FuzzyEvaluator
 
-__all__ = ["HEURISTICS", "Evaluation", "Heuristic", "Parameter", "Prepared", "Settings",
+__all__ = ["HEURISTICS", "Heuristic", "Parameter", "Prepared", "Settings",
            "heuristic", "names_in_words", "parameter", "parameters_in_words",
            "parse_parameters", "value_heuristics"]
 
 Value = int | float | str
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """One state's value, with the relaxed plan's paid rules when asked for."""
-
-    value: float
-    plan: tuple[PlanStep, ...] = ()
 
 
 # What a builder returns: the value of a state, given the state before it (or None).
