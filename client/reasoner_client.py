@@ -67,7 +67,7 @@ def _info(message: pb.StateInfo) -> StateInfo:
 
 def _message(state: State) -> pb.State:
     """A state as the service reads it: the ids of the fluents that hold."""
-    return pb.State(fluents=list(state.fluent_ids()))
+    return pb.State(fluents=state.fluent_ids())
 
 
 def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:

@@ -243,11 +243,13 @@ class Simulation:
         >>> run.goals, [p.goals for p in run.playouts]
         ([((100,), (0,)), ((), ())], [(100, 0), (None, None)])
         """
-        goals: list[Goals] = [
-            tuple((value,) if value >= 0 else () for value in flat_goals[at:at + roles])
-            for at in range(0, len(flat_goals), roles)] if roles else []
+        flat = list(flat_goals)
+        boxed = [(value,) if value >= 0 else () for value in flat]
+        # Each playout's roles, grouped by one iterator taken roles times (zip in C: the
+        # service's answers of thousands of playouts are read in a fraction of the call).
+        goals: list[Goals] = list(zip(*[iter(boxed)] * roles, strict=True)) if roles else []
         return cls(list(lengths), list(terminal), goals, list(trajectories), updates, False,
-                   list(flat_goals), elapsed_ms)
+                   flat, elapsed_ms)
 
 
 def simulate_sequentially(game: Stepper[S], state: S, playouts: int, seed: int,
