@@ -33,6 +33,7 @@ from reasoner.errors import (
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
+from reasoner.playout_summary import PlayoutSummary
 from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics", "ProbedLoad"]
@@ -409,6 +410,31 @@ class Game:
         self._check_state(state)
         return self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
                                      check)
+
+    def summarize(self, state: State, playouts: int, seed: int, max_steps: int, *,
+                  check: Callable[[], None] | None = None) -> PlayoutSummary:
+        """The totals of :meth:`simulate`'s playouts (the same playouts and arguments):
+        how often each role ended with each goal value, how many ended terminal, how many
+        joint moves they made. On the native backend the columns are never built, and on
+        a GPU only the totals leave it.
+
+        Raises:
+            ValueError: ``playouts`` below 0, or ``max_steps`` outside 0..2**31-1.
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        summarize = getattr(self.machine, "summarize", None)
+        if summarize is None:
+            run = self.simulate(state, playouts, seed, max_steps, check=check)
+            return PlayoutSummary.from_columns(run.lengths, run.terminal, run.flat_goals(),
+                                               len(self.roles), run.updates)
+        if playouts < 0:
+            raise ValueError(f"playouts must be at least 0, got {playouts}")
+        if not 0 <= max_steps <= _MOST_STEPS:
+            raise ValueError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}")
+        self._check_state(state)
+        summary: PlayoutSummary = summarize(state.bits, playouts, seed % 2**64, max_steps,
+                                            check)
+        return summary
 
     # -- internals -----------------------------------------------------------------------
 
