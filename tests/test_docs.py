@@ -23,7 +23,8 @@ LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 def _sources() -> list[Path]:
     """The Python files of the product and its tests, whose comments cite the docs."""
     return sorted(path for folder in ("reasoner", "client", "tests")
-                  for path in (ROOT / folder).rglob("*.py"))
+                  for path in (ROOT / folder).rglob("*.py")
+                  if "node_modules" not in path.parts)
 
 
 def test_site_builds_strictly(tmp_path: Path) -> None:
@@ -61,6 +62,18 @@ def test_cited_doc_pages_exist() -> None:
                       for cited in CITED_PAGE.findall(path.read_text(encoding="utf-8"))
                       if not (ROOT / cited).is_file()})
     assert missing == []
+
+
+def test_no_citation_of_the_missing_spec() -> None:
+    """No comment or docstring cites "SPEC section N" or "SPEC N.N" (a brief that is not in
+    the repository; the pages under docs/semantics/ take its place). This file, which names
+    the rule, and the generated protobuf code are not searched."""
+    spec = re.compile(r"\bSPEC(\b|'s)(?!\w)")
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for path in _sources() if path.name not in {"reasoner_pb2.py", "test_docs.py"}
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if spec.search(line)]
+    assert found == []
 
 
 def test_readme_is_short() -> None:
