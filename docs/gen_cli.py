@@ -22,12 +22,12 @@ from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
-from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 
 from reasoner.cli.app import parser as command_line
 
-__all__ = ["Command", "commands", "index_table", "on_files", "on_nav", "on_page_markdown", "page"]
+__all__ = ["Command", "commands", "index_table", "on_config", "on_files", "on_page_markdown",
+           "page"]
 
 # Where the generated pages live in the site, relative to docs/.
 FOLDER = "reference/cli"
@@ -154,24 +154,25 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
-def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
-    """MkDocs hook: list the generated pages in the navigation, in the section that holds the
-    command reference's index."""
-    sections = [item for item in nav.items if isinstance(item, Section)]
-    while sections:
-        section = sections.pop()
-        if any(isinstance(child, Page) and child.file.src_uri == INDEX
-               for child in section.children):
-            for command in commands():
-                found = files.get_file_from_path(command.path)
-                if found is not None:
-                    entry = Page(command.name, found, config)
-                    entry.parent = section
-                    section.children.append(entry)
-                    nav.pages.append(entry)
-            break
-        sections += [child for child in section.children if isinstance(child, Section)]
-    return nav
+def _add_to_nav(entries: object, found: list[Command]) -> bool:
+    """Append the command pages to the nav list that holds the reference's index; whether
+    it was found."""
+    if isinstance(entries, list):
+        if any(isinstance(e, dict) and INDEX in e.values() for e in entries):
+            entries.extend({command.name: command.path} for command in found)
+            return True
+        return any(_add_to_nav(entry, found) for entry in entries)
+    if isinstance(entries, dict):
+        return any(_add_to_nav(value, found) for value in entries.values())
+    return False
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """MkDocs hook: list a page per command in the navigation, after the reference's index
+    (``nav`` in ``mkdocs.yml`` names the index in a section of its own)."""
+    if config.nav is not None and not _add_to_nav(config.nav, commands()):
+        raise ValueError(f"mkdocs.yml: no nav entry for {INDEX}")
+    return config
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
