@@ -4,10 +4,15 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+
+from reasoner.cli.app import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 MKDOCS = Path(sys.executable).parent / "mkdocs"
@@ -18,6 +23,16 @@ README = ROOT / "README.md"
 CITED_PAGE = re.compile(r"docs/\w[\w./-]*?\.md")
 # An inline Markdown link or image: [text](target) or ![alt](target).
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+def _docs_module(name: str) -> ModuleType:
+    """One of the site's hook modules under docs/ (not a package), imported by path."""
+    spec = importlib.util.spec_from_file_location(f"docs_{name}", ROOT / "docs" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def _sources() -> list[Path]:
@@ -52,6 +67,30 @@ def test_strict_build_fails_on_a_broken_link(tmp_path: Path) -> None:
                            capture_output=True, text=True, timeout=120)
     assert built.returncode != 0
     assert "missing.md" in built.stderr
+
+
+def test_command_reference_lists_every_command_and_option() -> None:
+    """The generated command reference has a page for every subcommand of ``gdl-reasoner``,
+    and each page names every option of that subcommand's parser."""
+    gen_cli = _docs_module("gen_cli")
+    pages = {command.name: gen_cli.page(command) for command in gen_cli.commands()}
+    (subparsers,) = [action for action in parser()._actions
+                     if isinstance(action, argparse._SubParsersAction)]
+    assert sorted(pages) == sorted(subparsers.choices)
+    for name, sub in subparsers.choices.items():
+        for action in sub._actions:
+            for flag in action.option_strings:
+                if flag not in ("-h", "--help"):
+                    assert f"`{flag}`" in pages[name], (name, flag)
+
+
+def test_doctests_in_docstrings_become_code_blocks() -> None:
+    """A run of ``>>>`` lines with its output, up to a blank line, is fenced as code, and a
+    doctest already inside a fence is left alone."""
+    fence = _docs_module("doctest_blocks").fence_doctests
+    text = ["Example:", "", ">>> sorted(x)[:3]", "['a', 'b']", "", "```", ">>> 1", "```"]
+    assert fence(text) == ["Example:", "", "", "```pycon", ">>> sorted(x)[:3]", "['a', 'b']",
+                           "```", "", "```", ">>> 1", "```"]
 
 
 def test_cited_doc_pages_exist() -> None:
