@@ -136,3 +136,15 @@ def test_the_heuristic_evaluator_values_a_state_alike_on_both(
     ours = evaluator(local, state, info, random.Random(0))
     assert ours == evaluator(remote, state, info, random.Random(0))
     assert all(0.0 <= value <= 1.0 for value in ours)
+
+
+def test_summarize_gives_the_same_totals_for_the_same_arguments(
+        connectfour: tuple[Game, RemoteGame]) -> None:
+    """summarize(state, playouts, seed, max_steps) totals the same playouts on both, and
+    those of simulate with the same arguments."""
+    local, remote = connectfour
+    ours = local.summarize(local.initial_state, 50, 3, 1000)
+    assert ours == remote.summarize(local.initial_state, 50, 3, 1000)
+    run = local.simulate(local.initial_state, 50, 3, 1000)
+    assert (ours.playouts, ours.terminal, ours.total_length) == (
+        50, sum(run.terminal), sum(run.lengths))

@@ -1,6 +1,6 @@
-"""The SWI-Prolog reference solver (SPEC section 4): an independent second implementation of
-the GDL state machine and of the relaxed supersets, checked against the clingo engine and
-against hand-written expectations on tiny games."""
+"""The SWI-Prolog reference solver (docs/semantics/crosschecking.md): an independent second
+implementation of the GDL state machine and of the relaxed supersets, checked against the clingo
+engine and against hand-written expectations on tiny games."""
 
 from __future__ import annotations
 

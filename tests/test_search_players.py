@@ -1,4 +1,4 @@
-"""The seeds' search players (SPEC section 6): iterative-deepening alpha-beta over the
+"""The seeds' search players (docs/semantics/search.md): iterative-deepening alpha-beta over the
 service's heuristics, best-first over f_JO for one player, and MCTS by the clock; each
 takes a deadline and keeps it."""
 

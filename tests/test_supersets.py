@@ -1,5 +1,5 @@
-"""Relaxed-reachability supersets (SPEC section 3): every fluent, move and auxiliary atom
-that could ever hold."""
+"""Relaxed-reachability supersets (docs/semantics/instantiation.md): every fluent, move and
+auxiliary atom that could ever hold."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ FOUR_CELLS = """
 
 
 def test_four_cell_example_has_the_domain_a_to_d() -> None:
-    """SPEC 3's worked example: the domain of cell is exactly {a, b, c, d}."""
+    """The worked example of docs/semantics/instantiation.md: the domain of cell is exactly {a, b,
+    c, d}."""
     found = supersets(FOUR_CELLS)
     assert found.fluents == ("(cell a)", "(cell b)", "(cell c)", "(cell d)")
     assert found.moves == (("robot", "move"),)

@@ -3,8 +3,8 @@ where the relaxation would blow it up (issue 14: urmAdd and mummymaze1p went pas
 bound before).
 
 The tables come from demand-driven relaxed programs that, unlike the relaxed program of
-the supersets (SPEC section 3: every negative literal dropped), keep the negation of static
-relations, and read fluents that never change from ``init``.
+the supersets (docs/semantics/instantiation.md: every negative literal dropped), keep the negation
+of static relations, and read fluents that never change from ``init``.
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def test_a_fluent_that_never_changes_is_read_from_init() -> None:
 
 def test_the_supersets_keep_the_relaxation_of_the_spec() -> None:
     """The supersets (Supersets, `supersets`, compared with the reference) still drop every
-    negative literal, as SPEC section 3 defines them: the counter's lines run to 30 there."""
+    negative literal, as docs/semantics/instantiation.md defines them: the counter's lines run to 30
+    there."""
     found = supersets(COUNTER)
     assert len(found.atoms[("num", 1)]) == 30
 

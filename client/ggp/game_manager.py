@@ -1,5 +1,5 @@
-"""A game manager: runs matches between GGP players over HTTP (SPEC section 7), as GGP-Base's
-GameServer does, and records them.
+"""A game manager: runs matches between GGP players over HTTP (docs/semantics/match-protocol.md), as
+GGP-Base's GameServer does, and records them.
 
 Each message is one POST on a new connection, written as GGP-Base writes it. A player's
 answer to ``play`` is the first term of its body; one that is not a legal move (``IL``),

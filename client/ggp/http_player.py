@@ -1,5 +1,5 @@
-"""A GGP player over HTTP: answers a game manager's messages (SPEC section 7) with a search
-player of :mod:`client.players` behind it.
+"""A GGP player over HTTP: answers a game manager's messages (docs/semantics/match-protocol.md) with
+a search player of :mod:`client.players` behind it.
 
 :class:`GgpPlayer` holds the matches and answers each message's text (no transport);
 :func:`serve_player` puts it behind an HTTP server that speaks as GGP-Base's GameServer and

@@ -3,8 +3,8 @@
 A :class:`Player` is started with a game (a :class:`~client.RemoteGame` or a
 :class:`reasoner.Game`, seen alike through :class:`reasoner.core.game_view.GameView`) and its
 role, then asked for a move id in each state where it has a choice;
-:func:`client.match.play_match` runs the match. Players receive the game, a seeded :class:`random.Random` and (for search) an
-:class:`Evaluator`; they never see protobuf types.
+:func:`client.match.play_match` runs the match. Players receive the game, a seeded
+:class:`random.Random` and (for search) an :class:`Evaluator`; they never see protobuf types.
 
 >>> import random
 >>> from client.players import MctsPlayer, RandomPlayer

@@ -1,4 +1,4 @@
-"""AO* for two-player reachability proofs (SPEC section 5.3, after Bercher ch. 1.3, 2.2,
+"""AO* for two-player reachability proofs (docs/semantics/aostar.md, after Bercher ch. 1.3, 2.2,
 3.2): can the prover force a terminal state where it gets its goal value, whatever the
 other player does?
 

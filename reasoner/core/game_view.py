@@ -16,6 +16,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from reasoner.core.evaluation import Evaluation
+from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import StateInfo
 from reasoner.core.walk import Simulation
 
@@ -79,6 +80,13 @@ class GameView(Protocol[S]):
             ValueError: ``playouts`` or ``max_steps`` negative or too large.
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
+        ...
+
+    def summarize(self, state: S, playouts: int = 1, seed: int = 0,
+                  max_steps: int = 1000) -> PlayoutSummary:
+        """The totals of :meth:`simulate`'s playouts with the same arguments (how often
+        each role ended with each goal value, how many ended terminal, their lengths), for
+        more playouts than their columns would be worth."""
         ...
 
     def evaluate(self, states: Sequence[S], role: str, heuristic: str,

@@ -1,5 +1,5 @@
 """Cross-checking: two reasoners play the same seeded random playouts and must agree on
-every state (SPEC section 4).
+every state (docs/semantics/crosschecking.md).
 
 At every state both are asked for terminal; in a terminal state for the goal values of every
 role, otherwise for the legal moves of every role; then one joint move is drawn from our

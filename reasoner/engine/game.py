@@ -13,6 +13,7 @@ from pathlib import Path
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
 from reasoner.core.evaluation import Evaluation, StateHeuristics, heuristics_of
+from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import JointMove, Move, State, StateInfo, move_key
 from reasoner.core.walk import Simulation
 from reasoner.engine.backend import (
@@ -441,6 +442,31 @@ class Game:
             heuristics = self._heuristics
         text = {name: str(value) for name, value in (parameters or {}).items()}
         return heuristics.evaluate(heuristic, role, states, text, plan=plan, previous=previous)
+
+    def summarize(self, state: State, playouts: int = 1, seed: int = 0, max_steps: int = 1000,
+                  *, check: Callable[[], None] | None = None) -> PlayoutSummary:
+        """The totals of :meth:`simulate`'s playouts (the same playouts and arguments):
+        how often each role ended with each goal value, how many ended terminal, how many
+        joint moves they made. On the native backend the columns are never built, and on
+        a GPU only the totals leave it.
+
+        Raises:
+            ValueError: ``playouts`` below 0, or ``max_steps`` outside 0..2**31-1.
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        summarize = getattr(self.machine, "summarize", None)
+        if summarize is None:
+            run = self.simulate(state, playouts, seed, max_steps, check=check)
+            return PlayoutSummary.from_columns(run.lengths, run.terminal, run.flat_goals(),
+                                               len(self.roles), run.updates)
+        if playouts < 0:
+            raise ValueError(f"playouts must be at least 0, got {playouts}")
+        if not 0 <= max_steps <= _MOST_STEPS:
+            raise ValueError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}")
+        self._check_state(state)
+        summary: PlayoutSummary = summarize(state.bits, playouts, seed % 2**64, max_steps,
+                                            check)
+        return summary
 
     # -- internals -----------------------------------------------------------------------
 

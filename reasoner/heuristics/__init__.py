@@ -1,5 +1,5 @@
-"""Heuristic values of game states (SPEC section 5), computed by the service so that players
-need no game knowledge of their own.
+"""Heuristic values of game states (docs/semantics/heuristics.md), computed by the service so that
+players need no game knowledge of their own.
 
 * :mod:`~reasoner.heuristics.relaxed`: the game as a delete-relaxed planning task;
   :mod:`~reasoner.heuristics.planning`: h_max, h_add, h_FF with its plan, extended FF;

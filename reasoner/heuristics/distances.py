@@ -1,4 +1,4 @@
-"""Goal distances of game states on the relaxed view, and f_JO (SPEC 5.1, 5.2).
+"""Goal distances of game states on the relaxed view, and f_JO (docs/semantics/heuristics.md).
 
 :class:`GoalDistances` answers, for a state and a role, how far each of the role's goal
 formulas ``goal(r, q) AND terminal`` is: by h_max, h_add or h_FF (with the relaxed plan's

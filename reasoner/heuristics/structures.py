@@ -1,4 +1,4 @@
-"""Structures of a game (SPEC section 5.5): found in the rules and by simulation.
+"""Structures of a game (docs/semantics/structures.md): found in the rules and by simulation.
 
 * static: successor relations (binary, functional, injective, acyclic chains over static
   facts such as ``(succ 1 2)``), order relations (antisymmetric and transitive static

@@ -1,4 +1,5 @@
-"""Relaxed-reachability supersets of a game (SPEC section 3, after Kissmann & Edelkamp).
+"""Relaxed-reachability supersets of a game (docs/semantics/instantiation.md, after Kissmann &
+Edelkamp).
 
 Negative literals are dropped (``distinct`` is kept), every legal move becomes possible and
 every ``next`` fluent becomes a possible fluent, until nothing changes; clingo's grounder

@@ -14,6 +14,7 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from reasoner.asp.translate import translate
+from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import State, StateInfo
 from reasoner.core.walk import Simulation
 from reasoner.engine.backend import BACKENDS
@@ -116,6 +117,15 @@ def _simulate_starts(game: Game, request: pb.SimulateRequest) -> list[tuple[Stat
                            f"at most {MAX_PLAYOUTS:,} playouts in all, got {total:,} in "
                            f"{len(starts):,} starts")
     return starts
+
+
+def _summary_message(summary: PlayoutSummary) -> pb.PlayoutSummary:
+    """A playout summary as the service sends it."""
+    return pb.PlayoutSummary(
+        playouts=summary.playouts, terminal=summary.terminal,
+        total_length=summary.total_length, updates=summary.updates,
+        goals=[pb.GoalCounts(values=list(counts), playouts=list(counts.values()))
+               for counts in summary.goal_counts])
 
 
 def _joined(runs: list[Simulation]) -> Simulation:
@@ -445,6 +455,19 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     f"steps could take {least / 2**20:,.0f} MiB, more than the "
                     f"{self._answer_limit} an answer may have: ask "
                     "fewer playouts or steps, or no trajectories", "size")
+        if request.summary:
+            if request.record_trajectories:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   "a summary holds no trajectories: ask for columns with "
+                                   "record_trajectories, or for a summary without them")
+            start = time.perf_counter()
+            summaries = [game.summarize(state, count, request.seed + number, max_steps,
+                                        check=lambda: _check_time(context))
+                         for number, (state, count) in enumerate(starts)]
+            return pb.SimulateResponse(
+                summaries=[_summary_message(s) for s in summaries],
+                updates=sum(s.updates for s in summaries),
+                elapsed_ms=(time.perf_counter() - start) * 1e3)
         start = time.perf_counter()
         run = _joined([game.simulate(state, count, request.seed + number, max_steps,
                                      record=request.record_trajectories,

@@ -372,7 +372,7 @@ class Child(_message.Message):
     def __init__(self, joint_move: _Optional[_Union[JointMove, _Mapping]] = ..., successor: _Optional[_Union[Successor, _Mapping]] = ...) -> None: ...
 
 class SimulateRequest(_message.Message):
-    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns")
+    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns", "summary")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
@@ -382,6 +382,7 @@ class SimulateRequest(_message.Message):
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
     RECORD_TRAJECTORIES_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
     from_initial: bool
@@ -391,7 +392,8 @@ class SimulateRequest(_message.Message):
     max_steps: int
     record_trajectories: bool
     columns: bool
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
+    summary: bool
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ..., summary: _Optional[bool] = ...) -> None: ...
 
 class SimulateStart(_message.Message):
     __slots__ = ("state", "playouts")
@@ -402,16 +404,40 @@ class SimulateStart(_message.Message):
     def __init__(self, state: _Optional[_Union[State, _Mapping]] = ..., playouts: _Optional[int] = ...) -> None: ...
 
 class SimulateResponse(_message.Message):
-    __slots__ = ("playouts", "columns", "updates", "elapsed_ms")
+    __slots__ = ("playouts", "columns", "updates", "elapsed_ms", "summaries")
     PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     UPDATES_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARIES_FIELD_NUMBER: _ClassVar[int]
     playouts: _containers.RepeatedCompositeFieldContainer[Playout]
     columns: PlayoutColumns
     updates: int
     elapsed_ms: float
-    def __init__(self, playouts: _Optional[_Iterable[_Union[Playout, _Mapping]]] = ..., columns: _Optional[_Union[PlayoutColumns, _Mapping]] = ..., updates: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+    summaries: _containers.RepeatedCompositeFieldContainer[PlayoutSummary]
+    def __init__(self, playouts: _Optional[_Iterable[_Union[Playout, _Mapping]]] = ..., columns: _Optional[_Union[PlayoutColumns, _Mapping]] = ..., updates: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., summaries: _Optional[_Iterable[_Union[PlayoutSummary, _Mapping]]] = ...) -> None: ...
+
+class PlayoutSummary(_message.Message):
+    __slots__ = ("playouts", "terminal", "total_length", "goals", "updates")
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    GOALS_FIELD_NUMBER: _ClassVar[int]
+    UPDATES_FIELD_NUMBER: _ClassVar[int]
+    playouts: int
+    terminal: int
+    total_length: int
+    goals: _containers.RepeatedCompositeFieldContainer[GoalCounts]
+    updates: int
+    def __init__(self, playouts: _Optional[int] = ..., terminal: _Optional[int] = ..., total_length: _Optional[int] = ..., goals: _Optional[_Iterable[_Union[GoalCounts, _Mapping]]] = ..., updates: _Optional[int] = ...) -> None: ...
+
+class GoalCounts(_message.Message):
+    __slots__ = ("values", "playouts")
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[int]
+    playouts: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, values: _Optional[_Iterable[int]] = ..., playouts: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayoutColumns(_message.Message):
     __slots__ = ("lengths", "terminal", "goals", "trajectory_moves")
