@@ -6,6 +6,7 @@ reaches them.
 """
 
 from client.errors import RemoteError
+from client.game_session import GameSession
 from client.match import MatchResult, play_match
 from client.players import MctsPlayer, Player, RandomPlayer
 from client.reasoner_client import ReasonerClient, RemoteGame
@@ -24,6 +25,7 @@ from client.values import (
 __all__ = [
     "Analysis",
     "Evaluation",
+    "GameSession",
     "GddlFiles",
     "JointMove",
     "MatchResult",
