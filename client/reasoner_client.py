@@ -35,6 +35,7 @@ from client.values import (
     Quantity,
     StepCounter,
 )
+from reasoner.core.backend_reason import BackendReason, ReasonStep
 from reasoner.core.evaluation import Evaluation, PlanStep
 from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import State, StateInfo, move_key
@@ -258,6 +259,9 @@ class RemoteGame:
         # and why auto chose another than the network on the kernel.
         self.backend: str = info.statistics.backend
         self.backend_note: str = info.statistics.backend_note
+        self.backend_reason = BackendReason(tuple(
+            ReasonStep(step.backend, step.reason, step.then, step.bound, step.relation)
+            for step in info.statistics.backend_steps))
         self._by_text = {(self.roles[r], t): i
                          for i, (r, t) in enumerate(zip(self.move_role, self.move_texts,
                                                         strict=True))}

@@ -7,11 +7,12 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
+from reasoner.core.backend_reason import BackendReason
 from reasoner.core.evaluation import Evaluation, StateHeuristics, heuristics_of
 from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import JointMove, Move, State, StateInfo, move_key
@@ -62,9 +63,15 @@ class LoadStatistics:
     rules: int
     ground_atoms: int
     backend: Backend = Backend.CLINGO  # the backend that answers: CLINGO, PROPNET or POSITION
-    backend_note: str = ""  # why "auto" settled for clingo or position
+    # Why "auto" settled for this backend (no steps where its first choice answers).
+    backend_reason: BackendReason = field(default_factory=BackendReason)
     network_ms: float = 0.0  # of ground_ms: building the network (or trying to)
     network: NetworkSize | None = None
+
+    @property
+    def backend_note(self) -> str:
+        """:attr:`backend_reason` in words (empty where the first choice answers)."""
+        return str(self.backend_reason)
 
     @property
     def total_ms(self) -> float:
@@ -548,7 +555,7 @@ class _Loaded:
             superset_ms=superset_ms, ground_ms=ground_ms, fluents=len(machine.fluent_texts),
             moves=len(machine.move_texts), rules=self.translation.flat_rule_count,
             ground_atoms=machine.ground_atom_count, backend=self.built.backend,
-            backend_note=settled.backend_note if settled else self.built.note,
+            backend_reason=settled.backend_reason if settled else self.built.note,
             network_ms=settled.network_ms if settled else self.built.network_ms,
             network=network.size if network is not None else None)
 
@@ -599,4 +606,4 @@ def _probed_machine(probed: ProbedLoad, backend: Backend) -> BuiltMachine | None
     if network is None or backend not in (Backend.AUTO, Backend.PROPNET, Backend.NATIVE):
         return None
     return network_machine(network, backend, probed.statistics.network_ms,
-                           probed.statistics.backend_note)
+                           probed.statistics.backend_reason)

@@ -183,6 +183,10 @@ def _game_message(loaded: LoadedGame) -> pb.GameInfo:
             network_propositions=s.network.propositions if s.network else 0,
             network_gates=s.network.gates if s.network else 0,
             network_edges=s.network.edges if s.network else 0,
+            backend_steps=[pb.BackendStep(backend=step.backend, reason=step.reason,
+                                          then=step.then, bound=step.bound,
+                                          relation=step.relation)
+                           for step in s.backend_reason.steps],
         ),
     )
 
