@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from reasoner.asp.relaxed_layers import RelaxedLayers, description_layers
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
 from reasoner.core.backend_reason import BackendReason
@@ -366,6 +367,12 @@ class Game:
     def initial(self) -> tuple[State, StateInfo]:
         """The initial state and what it answers."""
         return self.initial_state, self._info(self.initial_state)
+
+    def relaxed_layers(self, state: State, max_layers: int = 100) -> RelaxedLayers:
+        """The relaxed layers from ``state`` until nothing new appears (or ``max_layers``):
+        every relation kept, so that the layers show when a goal value first becomes
+        reachable (see :mod:`reasoner.asp.relaxed_layers`)."""
+        return description_layers(self.description, state.fluents, max_layers)
 
     def info(self, state: State) -> StateInfo:
         """Legal move ids per role, terminal, goal values per role, in one call."""
