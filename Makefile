@@ -89,3 +89,9 @@ proto: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .pytest_cache .ruff_cache reasoner/propnet/*.so
+
+## The documentation site (docs/, mkdocs.yml) into site/, with warnings as errors (phony:
+## the folder docs/ must not make it look up to date).
+.PHONY: docs
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict

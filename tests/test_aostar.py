@@ -1,4 +1,4 @@
-"""AO* proofs (SPEC section 5.3): tic-tac-toe is no first-player win, found in about as
+"""AO* proofs (docs/semantics/aostar.md): tic-tac-toe is no first-player win, found in about as
 many nodes as the seeds report; the bundled minichess and nim are wins for the first
 player under every heuristic and cost rule; what AO* cannot take is refused."""
 

@@ -1,8 +1,8 @@
 """GDL symbols reach clingo as data: reversibly, without collisions, and never as syntax.
 
-SPEC section 1: constants that look like ASP variables or operators (``N``, ``+``, ``map+``,
-``<``), negative integers and ``01`` versus ``1`` are all distinct GDL symbols; the
-translation must be reversible and collision-free, and a crafted symbol must not inject
+docs/semantics/gdl.md (reading real files): constants that look like ASP variables or operators
+(``N``, ``+``, ``map+``, ``<``), negative integers and ``01`` versus ``1`` are all distinct GDL
+symbols; the translation must be reversible and collision-free, and a crafted symbol must not inject
 ``#script`` or any rule. Section 2: ``or`` expands rule by rule (keeping rules safe),
 ``distinct`` becomes ``!=`` and ``(not (distinct a b))`` becomes ``=``.
 """

@@ -1,4 +1,5 @@
-"""Cross-checking the engine against the Prolog reference and against traces (SPEC 4)."""
+"""Cross-checking the engine against the Prolog reference and against traces
+(docs/semantics/crosschecking.md)."""
 
 from __future__ import annotations
 

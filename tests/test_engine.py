@@ -16,7 +16,7 @@ from reasoner import (
     ResourceLimitError,
     State,
 )
-from reasoner.engine.values import Move
+from reasoner.core.values import Move
 from tests.conftest import CORPUS, GAMES, bundled
 
 COUNTER = """

@@ -1,4 +1,4 @@
-"""Fuzzy goal evaluation (SPEC 5.4, Schiffel & Thielscher 2007): the operators, the
+"""Fuzzy goal evaluation (docs/semantics/fuzzy.md, Schiffel & Thielscher 2007): the operators, the
 guarantee that true formulas score >= t and false ones <= 1 - t, the whole evaluation h(s),
 and the structure-aware refinements (ordered boards, quantities, order relations)."""
 
@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from reasoner import Game
-from reasoner.engine.values import State
+from reasoner.core.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.fuzzy import (
     FuzzyEvaluator,

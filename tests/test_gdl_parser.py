@@ -1,6 +1,6 @@
 """The GDL parser reads KIF as real files write it, and the printer writes it back.
 
-Each test pins one reading rule of SPEC section 1 ("Real-world pitfalls"): case, line ends,
+Each test pins one reading rule of docs/semantics/gdl.md ("Reading real files"): case, line ends,
 comments, whitespace, nesting, connectives, zero-arity atoms, error positions, and a
 parse -> print -> parse round trip over the public corpus.
 """
@@ -172,7 +172,7 @@ def test_function_terms_nest_fifty_deep() -> None:
 
 
 def test_function_terms_nest_a_thousand_deep() -> None:
-    """A function term nested 1000 deep parses (SPEC: support any depth)."""
+    """A function term nested 1000 deep parses (docs/semantics/gdl.md: any depth)."""
     (rule,) = parse_game(f"(init {nested(1000)})").rules
     assert term_depth(rule.head.args[0]) == 1000
 

@@ -1,6 +1,6 @@
 """Validation: which GDL texts are games, and what the reasoner says about those that are not.
 
-One test per rule of SPEC section 1 (safety, stratification, recursion restriction, the
+One test per rule of docs/semantics/gdl.md (safety, stratification, recursion restriction, the
 keyword restrictions, arities, goal values, GDL-II), each on a small game built from a
 valid skeleton, plus the corpus files that exercise a rule in the wild.
 """

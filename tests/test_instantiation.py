@@ -158,7 +158,8 @@ def test_inlined_game_plays_like_the_source(path: Path) -> None:
 
 
 def test_inlining_turns_tictactoe_goal_into_eight_lines() -> None:
-    """SPEC 3, step 6: (goal xplayer 100) becomes eight rules of three x cells each."""
+    """docs/semantics/instantiation.md, step 6: (goal xplayer 100) becomes eight rules of three x
+    cells each."""
     found = instantiate((ROOT / "games" / "tictactoe.kif").read_text(), inline_aux=True)
     wins = [r for r in found.rules if r.head == "(goal xplayer 100)"]
     assert len(wins) == 8

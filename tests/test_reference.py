@@ -1,6 +1,6 @@
-"""The SWI-Prolog reference solver (SPEC section 4): an independent second implementation of
-the GDL state machine and of the relaxed supersets, checked against the clingo engine and
-against hand-written expectations on tiny games."""
+"""The SWI-Prolog reference solver (docs/semantics/crosschecking.md): an independent second
+implementation of the GDL state machine and of the relaxed supersets, checked against the clingo
+engine and against hand-written expectations on tiny games."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from reasoner.asp.superset import supersets
 from reasoner.engine.game import Game
 from reasoner.errors import ReferenceFailure
 from reasoner.gdl.parser import parse_game
-from reasoner.instantiate.supersets import supersets
 from reasoner.reference import ReferenceSolver, prolog_program
 from tests.conftest import CORPUS, GAMES, corpus_params
 

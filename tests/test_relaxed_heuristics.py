@@ -1,5 +1,5 @@
-"""Relaxed-planning heuristics (SPEC 5.1, 5.2): h_max, h_add, h_FF with its plan, f_JO and
-the extended FF heuristic reproduce the worked numbers of the seeds on real games."""
+"""Relaxed-planning heuristics (docs/semantics/heuristics.md): h_max, h_add, h_FF with its plan,
+f_JO and the extended FF heuristic reproduce the worked numbers of the seeds on real games."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.distances import GoalDistances, plan_texts
 from reasoner.heuristics.planning import (
@@ -24,7 +24,7 @@ from reasoner.heuristics.planning import (
 from reasoner.heuristics.relaxed import RelaxedGame, relaxed_network
 from tests.conftest import CORPUS, bundled
 
-# The rules example of SPEC 5.1 (Bercher 1.4.4): every rule costs 1.
+# The rules example of docs/semantics/heuristics.md (Bercher 1.4.4): every rule costs 1.
 RULES_EXAMPLE = [(["A"], "B", 1), (["A"], "C", 1), (["A"], "D", 1),
                  (["B", "C"], "Goal", 1), (["D"], "Goal", 1)]
 
@@ -41,9 +41,9 @@ def _corpus_game(name: str) -> Game:
 
 
 def _ttt_cell(cell: str) -> str:
-    """SPEC's tic-tac-toe cells (a1 a corner, a2 below it) as games/tictactoe.kif moves:
-    the letter is the first coordinate, the digit the second (the numbers are symmetric
-    under swapping the two)."""
+    """The tic-tac-toe cells of the worked examples in docs/semantics/heuristics.md (a1 a
+    corner, a2 below it) as games/tictactoe.kif moves: the letter is the first coordinate,
+    the digit the second (the numbers are symmetric under swapping the two)."""
     return f"(mark {'abc'.index(cell[0]) + 1} {cell[1]})"
 
 
@@ -86,9 +86,9 @@ def test_layers_of_the_rules_example() -> None:
 
 
 def test_extended_ff_example_is_eleven() -> None:
-    """SPEC 5.2: RULES_1 = {1->2..1->8, 9->10}, RULES_2 = {1->2, 1->3, 8->9}, start {1},
-    goal {1..10}, player 1 first: 8 against 1 selected rules, rebalanced to 6 against 3,
-    value 2*6 - 1 = 11."""
+    """docs/semantics/heuristics.md (two-player FF): RULES_1 = {1->2..1->8, 9->10}, RULES_2 = {1->2,
+    1->3, 8->9}, start {1}, goal {1..10}, player 1 first: 8 against 1 selected rules, rebalanced to
+    6 against 3, value 2*6 - 1 = 11."""
     rules = [(["1"], str(n), 1, 0) for n in range(2, 9)] + [(["9"], "10", 1, 0)]
     rules += [(["1"], "2", 1, 1), (["1"], "3", 1, 1), (["8"], "9", 1, 1)]
     task, fact = PlanningTask.from_rules(rules)

@@ -1,4 +1,4 @@
-"""The seeds' search players (SPEC section 6): iterative-deepening alpha-beta over the
+"""The seeds' search players (docs/semantics/search.md): iterative-deepening alpha-beta over the
 service's heuristics, best-first over f_JO for one player, and MCTS by the clock; each
 takes a deadline and keeps it."""
 
@@ -19,8 +19,8 @@ from client.players import (
     RandomPlayer,
 )
 from client.players.player import Player
+from reasoner.core.values import State, StateInfo
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
 from tests.service_support import game_text
 
 _GAMES: dict[str, Game] = {}

@@ -630,7 +630,7 @@ def test_client_invalid_state_error(client: ReasonerClient) -> None:
     """A state with a fluent id outside the table arrives as InvalidStateError."""
     game = client.load_game(game_text("tictactoe"))
     with pytest.raises(InvalidStateError, match="fluent id 999 is not in the fluent table"):
-        game.info(State((0, 999)))
+        game.info(State(1 | 1 << 999, game.fluents))
 
 
 def test_client_gdl_error(client: ReasonerClient) -> None:
@@ -673,7 +673,7 @@ def test_client_errors_are_reasoner_errors(client: ReasonerClient) -> None:
     game = client.load_game(game_text("tictactoe"))
     failures: list[Callable[[], object]] = [
         lambda: client.call("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID)),
-        lambda: game.info(State((999,))),
+        lambda: game.info(State(1 << 999, game.fluents)),
         lambda: client.load_game(MALFORMED),
         lambda: game.simulate(playouts=0),
     ]

@@ -1,5 +1,5 @@
-"""Structures, features and mobility (SPEC 5.5): detection on real games, the Kuhlmann
-features' values and the worked Reversi numbers."""
+"""Structures, features and mobility (docs/semantics/structures.md): detection on real games, the
+Kuhlmann features' values and the worked Reversi numbers."""
 
 from __future__ import annotations
 
@@ -265,8 +265,8 @@ def reversi_state(game: Game, black: int) -> State:
 @pytest.mark.parametrize(("black", "expected"),
                          [(8, 13.25), (12, 19.375), (10, 16.3125), (14, 22.4375)])
 def test_reversi_worked_numbers(corpus: Path, black: int, expected: float) -> None:
-    """SPEC 5.5: counting black's markers on Reversi's 64 cells with R- = 0, R+ = 100,
-    maximising: 8 markers give 13.25, 12 give 19.375, 10 give 16.3125, 14 give 22.4375."""
+    """docs/semantics/structures.md: counting black's markers on Reversi's 64 cells with R- = 0, R+
+    = 100, maximising: 8 markers give 13.25, 12 give 19.375, 10 give 16.3125, 14 give 22.4375."""
     game = corpus_game(corpus, "reversi")
     analysis = corpus_analysis(corpus, "reversi")
     feature = analysis.feature("count(cell,?,?,black)")
@@ -280,8 +280,9 @@ def test_reversi_worked_numbers(corpus: Path, black: int, expected: float) -> No
 @pytest.mark.parametrize(("black", "expected"),
                          [(8, 86.75), (12, 80.625), (10, 83.6875), (14, 77.5625)])
 def test_suicide_reversi_worked_numbers(corpus: Path, black: int, expected: float) -> None:
-    """SPEC 5.5 on suicide Reversi (the winner gets 0): the minimising evaluation of black's
-    marker count gives 86.75, 80.625, 83.6875, 77.5625 for 8, 12, 10, 14 markers."""
+    """docs/semantics/structures.md on suicide Reversi (the winner gets 0): the minimising
+    evaluation of black's marker count gives 86.75, 80.625, 83.6875, 77.5625 for 8, 12, 10, 14
+    markers."""
     game = corpus_game(corpus, "reversiSuicide")
     analysis = corpus_analysis(corpus, "reversiSuicide")
     feature = analysis.feature("count(cell,?,?,black)")

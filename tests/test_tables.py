@@ -3,8 +3,8 @@ where the relaxation would blow it up (issue 14: urmAdd and mummymaze1p went pas
 bound before).
 
 The tables come from demand-driven relaxed programs that, unlike the relaxed program of
-the supersets (SPEC section 3: every negative literal dropped), keep the negation of static
-relations, and read fluents that never change from ``init``.
+the supersets (docs/semantics/instantiation.md: every negative literal dropped), keep the negation
+of static relations, and read fluents that never change from ``init``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.asp.superset import compute_superset
+from reasoner.asp.superset import compute_superset, supersets
 from reasoner.asp.translate import translate
 from reasoner.crosscheck.run import crosscheck_game
 from reasoner.gdl.parser import parse_gdl
-from reasoner.instantiate.supersets import supersets
 
 # A counter that stops at its maximum only through (not (top ?n)), a static relation, and
 # whose values are lines of a program: without the negation, line numbers run to 30, and
@@ -88,7 +87,8 @@ def test_a_fluent_that_never_changes_is_read_from_init() -> None:
 
 def test_the_supersets_keep_the_relaxation_of_the_spec() -> None:
     """The supersets (Supersets, `supersets`, compared with the reference) still drop every
-    negative literal, as SPEC section 3 defines them: the counter's lines run to 30 there."""
+    negative literal, as docs/semantics/instantiation.md defines them: the counter's lines run to 30
+    there."""
     found = supersets(COUNTER)
     assert len(found.atoms[("num", 1)]) == 30
 

@@ -1,7 +1,7 @@
 """Reading traces of other reasoners (issue 14, item 7).
 
 ``crosscheck --against`` reads what GGP-Base writes: a zero-arity term written ``(p)`` is
-``p`` at any depth (SPEC section 1), and a playout that ends in a state where a role has no
+``p`` at any depth (docs/semantics/gdl.md), and a playout that ends in a state where a role has no
 legal move (an empty list and no joint move) is compared, not refused as malformed. The
 traces here are written by hand into ``tmp_path``; the games are real loads.
 """

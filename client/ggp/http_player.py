@@ -1,5 +1,5 @@
-"""A GGP player over HTTP: answers a game manager's messages (SPEC section 7) with a search
-player of :mod:`client.players` behind it.
+"""A GGP player over HTTP: answers a game manager's messages (docs/semantics/match-protocol.md) with
+a search player of :mod:`client.players` behind it.
 
 :class:`GgpPlayer` holds the matches and answers each message's text (no transport);
 :func:`serve_player` puts it behind an HTTP server that speaks as GGP-Base's GameServer and
@@ -39,12 +39,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from client.game_view import GameView
 from client.ggp.messages import Message, ProtocolError, read_message
 from client.players.player import Player
 from client.players.strategies import STRATEGIES, make_player
 from client.reasoner_client import ReasonerClient
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 from reasoner.errors import ReasonerError
 
 __all__ = ["STRATEGIES", "GgpPlayer", "make_player", "serve_player"]

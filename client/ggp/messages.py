@@ -1,4 +1,4 @@
-"""The messages of the GGP match protocol (SPEC section 7), read and written.
+"""The messages of the GGP match protocol (docs/semantics/match-protocol.md), read and written.
 
 A game manager POSTs one KIF term per message; keywords may come in any case and terms in
 any spacing (GGP-Base writes ``( PLAY m1 (( mark 1 2 ) noop ) )``):

@@ -4,7 +4,7 @@ Values are the player's own, in 0..1: a terminal state is worth its goal / 100, 
 the search's depth the heuristic's value (:class:`HeuristicValues`, ``fuzzy`` by default).
 In a two-player game a leaf is worth ``(h_me + 1 - h_other) / 2``, a zero-sum value, so the
 opponent that minimises it maximises its own heuristic value: each mover maximises its own
-view, as SPEC section 6 asks, and this is minimax. With more players the search is
+view, as docs/semantics/search.md says, and this is minimax. With more players the search is
 *paranoid*: the others are taken to minimise the player's own value ``h_me``.
 
 A node's joint moves are grouped by the player's own move: the player picks its move
@@ -30,9 +30,9 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import HeuristicValues
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 __all__ = ["AlphaBetaPlayer"]
 

@@ -1,4 +1,4 @@
-"""AO* for two-player reachability proofs (SPEC section 5.3, after Bercher ch. 1.3, 2.2,
+"""AO* for two-player reachability proofs (docs/semantics/aostar.md, after Bercher ch. 1.3, 2.2,
 3.2): can the prover force a terminal state where it gets its goal value, whatever the
 other player does?
 
@@ -35,9 +35,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import RawHeuristics
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 from reasoner.errors import HeuristicError
 
 __all__ = ["PROOF_HEURISTICS", "Proof", "prove"]

@@ -5,10 +5,10 @@ Three programs come out of one game:
 * the *game program*: every GDL rule as an ASP rule, ``or`` expanded into one rule per
   disjunct, ``distinct`` as ``!=`` and ``(not (distinct a b))`` as ``=``; auxiliary relations
   called with constants are unfolded first (:mod:`reasoner.gdl.unfolding`);
-* the *relaxed program* (SPEC section 3): negative literals dropped, ``true`` fed from
-  ``init`` and ``next``, ``does`` from ``legal``, and only the rules that ``init``, ``next``
-  and ``legal`` depend on; its grounding is the superset of every fluent and move that could
-  ever hold;
+* the *relaxed program* (docs/semantics/instantiation.md): negative literals dropped,
+  ``true`` fed from ``init`` and ``next``, ``does`` from ``legal``, and only the rules that
+  ``init``, ``next`` and ``legal`` depend on; its grounding is the superset of every fluent
+  and move that could ever hold;
 * the *successor layer*: ``legal``, ``terminal``, ``goal`` and the auxiliary relations they
   read from the state, copied with ``true`` replaced by ``next``, so one solve yields a
   successor state together with its legal moves, terminal status and goals.
@@ -316,7 +316,7 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     # true nor does), which is exact in every state, with the rules those need. Dropping it
     # can blow the tables up past any bound: urmAdd's lineNumber counts to 10 under
     # (not (maxLines ?n)), without it to 51, and its program lines to 51 x 132,651 fluents.
-    # The relaxed program itself stays as SPEC section 3 defines the supersets.
+    # The relaxed program itself stays as docs/semantics/instantiation.md defines the supersets.
     # Fluents that never change (mummymaze's walls: an init fact each, carried over by a
     # frame rule and made by no other) are read there from init, which is static too: so
     # (not (true (wall ?x ?y north))) keeps its walls, and the explorer in the board.

@@ -1,6 +1,6 @@
-"""``player`` and ``manage``: the GGP match protocol over HTTP (SPEC section 7), a player
-that joins any standard game manager's matches and a manager that runs matches between any
-standard players; and ``prove``, AO* over a two-player game (SPEC section 5.3)."""
+"""``player`` and ``manage``: the GGP match protocol over HTTP (docs/semantics/match-protocol.md), a
+player that joins any standard game manager's matches and a manager that runs matches between any
+standard players; and ``prove``, AO* over a two-player game (docs/semantics/aostar.md)."""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from reasoner.errors import ReasonerError
 from reasoner.heuristics.table import names_in_words, parameters_in_words
 
 if TYPE_CHECKING:
+    from reasoner.core.values import State
     from reasoner.engine.game import Game
-    from reasoner.engine.values import State
 
 __all__ = ["register"]
 
@@ -96,7 +96,7 @@ def _play_steps(game: Game, steps: Sequence[str]) -> tuple[State, State | None]:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from reasoner.engine.game import Game
-    from reasoner.heuristics.catalogue import GameHeuristics
+    from reasoner.heuristics.game_heuristics import GameHeuristics
 
     game = Game.from_gdl(read(args.game), limits=limits(args))
     state, before = _play_steps(game, args.moves)

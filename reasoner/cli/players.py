@@ -11,20 +11,17 @@ not load the client and gRPC.
 from __future__ import annotations
 
 from client import ReasonerClient
-from client.game_view import GameView
-from client.ggp.game_manager import ping, result_of, run_match, save, seats, tally
+from client.ggp.game_manager import ping, run_match, save, seats, tally
 from client.ggp.http_player import GgpPlayer, serve_player
 from client.match import MatchStep, play_match
 from client.players import HeuristicEvaluator, MctsPlayer, Player, RandomPlayer
 from client.players.aostar import prove
 from client.players.heuristic_values import VALUE_HEURISTICS
 from client.players.strategies import STRATEGIES, make_player
-from client.values import State as RemoteState
 
 __all__ = [
     "STRATEGIES",
     "VALUE_HEURISTICS",
-    "GameView",
     "GgpPlayer",
     "HeuristicEvaluator",
     "MatchStep",
@@ -32,12 +29,10 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "ReasonerClient",
-    "RemoteState",
     "make_player",
     "ping",
     "play_match",
     "prove",
-    "result_of",
     "run_match",
     "save",
     "seats",

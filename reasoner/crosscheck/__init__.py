@@ -1,4 +1,4 @@
-"""Cross-checking this engine against an independent reasoner (SPEC section 4): the
+"""Cross-checking this engine against an independent reasoner (docs/semantics/crosschecking.md): the
 Prolog reference of :mod:`reasoner.reference`, or a trace written by any other program."""
 
 from reasoner.crosscheck.check import (

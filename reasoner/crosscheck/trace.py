@@ -19,7 +19,7 @@ Steps of a playout are numbered from 0 (the initial state) and follow each other
 
 Texts written by other reasoners are read as GDL terms and printed back, so a trace of
 GGP-Base, which writes a zero-arity term as ``(p)``, compares as it means: ``(p)`` is ``p``
-at any depth (``(cell (a) 1 b)`` is ``(cell a 1 b)``, SPEC section 1), and spacing does not
+at any depth (``(cell (a) 1 b)`` is ``(cell a 1 b)``, docs/semantics/gdl.md), and spacing does not
 matter. Case is kept: a reasoner that reads names case-sensitively is compared as it wrote
 them.
 """

@@ -1,4 +1,5 @@
-"""One call for everything SPEC 5.5 finds in a game: structures, features, goal ranges.
+"""One call for everything docs/semantics/structures.md finds in a game: structures, features, goal
+ranges.
 
 :func:`analyze_game` is what an RPC or the command line reports; :meth:`GameAnalysis.as_dict`
 gives it as plain JSON-able data.

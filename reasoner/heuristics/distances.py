@@ -1,4 +1,4 @@
-"""Goal distances of game states on the relaxed view, and f_JO (SPEC 5.1, 5.2).
+"""Goal distances of game states on the relaxed view, and f_JO (docs/semantics/heuristics.md).
 
 :class:`GoalDistances` answers, for a state and a role, how far each of the role's goal
 formulas ``goal(r, q) AND terminal`` is: by h_max, h_add or h_FF (with the relaxed plan's
@@ -14,10 +14,10 @@ and ``g(s) - 50`` for a terminal one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from reasoner.core.evaluation import PlanStep
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.heuristics.planning import (
     INFINITY,
     LayeredGraph,
@@ -29,22 +29,9 @@ from reasoner.heuristics.planning import (
 )
 from reasoner.heuristics.relaxed import RelaxedGame
 
-__all__ = ["DISTANCES", "GoalDistances", "PlanStep"]
+__all__ = ["DISTANCES", "GoalDistances"]
 
 DISTANCES = ("hmax", "hadd", "hff")
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One paid rule of a relaxed plan: the layer it fires in, its cost, and what it makes
-    true (a move as ``(does role move)``, a world change as ``(true fluent)``)."""
-
-    layer: int
-    cost: int
-    text: str
-    role: str = ""  # for a move
-    move: str = ""  # for a move, as GDL text
-    move_id: int | None = None  # for a move: its id in the game's move table
 
 
 class GoalDistances:

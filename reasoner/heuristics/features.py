@@ -1,4 +1,5 @@
-"""Features and their evaluation functions (Kuhlmann, Dresner & Stone 2006; SPEC 5.5).
+"""Features and their evaluation functions (Kuhlmann, Dresner & Stone 2006;
+docs/semantics/structures.md).
 
 From the detected :class:`~reasoner.heuristics.structures.Structures` come these features,
 each a number ``V(s)`` in [0, 1] computed from a state's fluents:
@@ -46,8 +47,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Literal
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.gdl.syntax import Constant
 from reasoner.heuristics.structures import (
     Board,

@@ -1,5 +1,5 @@
-"""General evaluation ideas that need no structure (SPEC 5.5; Kissmann's slides on
-evaluation functions): mobility, inverse mobility and novelty, each scaled to [0, 1].
+"""General evaluation ideas that need no structure (docs/semantics/structures.md; Kissmann's slides
+on evaluation functions): mobility, inverse mobility and novelty, each scaled to [0, 1].
 
 * **mobility**: more moves is better (few moves means little control, as in Reversi); the
   opponents' moves may count against it;
@@ -14,8 +14,8 @@ They plug into the same evaluation as the features:
 
 from __future__ import annotations
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 
 __all__ = ["inverse_mobility", "mobility", "novelty", "own_mobility"]
 

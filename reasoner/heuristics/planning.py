@@ -4,10 +4,10 @@ A :class:`PlanningTask` is a set of facts (numbered from 0) and rules ``effect <
 when every precondition holds, the effect can be made true at the rule's cost. Nothing is
 ever made false (the delete relaxation), so a fact once reached stays reached and a rule
 once paid for is paid for good. The game's view (:mod:`reasoner.heuristics.relaxed`)
-compiles a GDL game into such a task; the worked examples of SPEC section 5 are tasks
+compiles a GDL game into such a task; the worked examples of docs/semantics/heuristics.md are tasks
 written by hand.
 
-Distances (Hoffmann & Nebel 2001; Bercher's two-player extension, SPEC 5.1 and 5.2):
+Distances (Hoffmann & Nebel 2001; Bercher's two-player extension, docs/semantics/heuristics.md):
 
 * :func:`cost_distances` gives every fact its h_max or h_add cost (a generalised Dijkstra
   over the AND/OR graph: a rule costs its own cost plus the maximum, or the sum, of its
@@ -271,9 +271,9 @@ class LayeredGraph:
 def extended_ff(task: PlanningTask, initial: Iterable[int],
                 goals: Sequence[Sequence[int]], *, mover: int, other: int,
                 shared_rule: Callable[[int, int], bool]) -> tuple[float, RelaxedPlan]:
-    """Bercher's two-player extension of FF (SPEC 5.2): the players' rule sets alternate
-    layer by layer, starting with ``mover``; the extracted plan's move rules are counted per
-    player and rebalanced (a rule the other player could have fired moves over while that
+    """Bercher's two-player extension of FF (docs/semantics/heuristics.md): the players' rule sets
+    alternate layer by layer, starting with ``mover``; the extracted plan's move rules are counted
+    per player and rebalanced (a rule the other player could have fired moves over while that
     evens the counts). Returns the value (plies: ``2c - 1`` when the mover contributes
     more, else ``2c``) and the plan. ``shared_rule(rule, player)`` says whether ``player``
     has the rule too. Rules owned by :data:`SHARED` fire in every layer and count for

@@ -1,4 +1,4 @@
-"""A GDL game as a delete-relaxed planning task (Aldinger, SPEC section 5.1).
+"""A GDL game as a delete-relaxed planning task (Aldinger; docs/semantics/heuristics.md).
 
 Built from the game's instantiation as compiled into its network
 (:mod:`reasoner.propnet.network`: clingo's ground program, static parts evaluated):

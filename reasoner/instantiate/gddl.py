@@ -1,5 +1,5 @@
-"""GDDL: the instantiated game in a PDDL-like form (SPEC section 3, step 7; after Kissmann
-and Edelkamp 2010).
+"""GDDL: the instantiated game in a PDDL-like form (docs/semantics/instantiation.md, step 7; after
+Kissmann and Edelkamp 2010).
 
 Three texts:
 

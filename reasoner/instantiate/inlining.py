@@ -1,4 +1,5 @@
-"""Remove auxiliary atoms from an instantiated game by inlining them (SPEC section 3, step 6).
+"""Remove auxiliary atoms from an instantiated game by inlining them
+(docs/semantics/instantiation.md, step 6).
 
 The ground dependency graph of auxiliary atoms is acyclic in the games this is meant for,
 so each auxiliary atom can be replaced, where it occurs positively, by the bodies of its

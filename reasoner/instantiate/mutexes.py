@@ -1,4 +1,4 @@
-"""Mutex groups: fluents that never hold together (SPEC section 3, step 5).
+"""Mutex groups: fluents that never hold together (docs/semantics/instantiation.md, step 5).
 
 For every fluent relation, each choice of *input* argument positions is a hypothesis: two
 fluents that agree on the inputs but differ elsewhere never hold in the same state (the
@@ -16,8 +16,8 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass
 
+from reasoner.core.walk import random_walk
 from reasoner.engine.game import Game
-from reasoner.engine.walk import random_walk
 from reasoner.errors import NoLegalMoveError
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import Constant, Function

@@ -25,11 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.flat import KernelImage
+from reasoner.propnet.goal_masks import goal_table
 
-__all__ = ["GPU_ENV", "EmulatedGpuKernel", "GpuKernel", "GpuRun", "gpu_kernel", "gpu_source",
-           "gpu_wanted", "launch_threads"]
+__all__ = ["GPU_ENV", "PLAYOUTS_PER_LANE", "EmulatedGpuKernel", "GpuKernel", "GpuRun",
+           "gpu_kernel", "gpu_source", "gpu_wanted", "launch_threads"]
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ _THREADS_PER_BLOCK = 128
 _MEMORY_SHARE = 0.5
 _MAX_THREADS = 1 << 20
 # A lane plays at least this many playouts (fewer threads otherwise).
-_PLAYOUTS_PER_LANE = 2
+PLAYOUTS_PER_LANE = 2
 
 _ENTRY = r"""
 extern "C" __global__ void k_playouts(
@@ -98,7 +100,7 @@ def launch_threads(playouts: int, free_bytes: int, rows: int, resident: int | No
     """
     per_thread = rows * 8 + 64 * 4  # a word a row, and the lanes' start steps
     by_memory = int(free_bytes * _MEMORY_SHARE) // per_thread
-    wanted = max(1, -(-playouts // (64 * _PLAYOUTS_PER_LANE)))
+    wanted = max(1, -(-playouts // (64 * PLAYOUTS_PER_LANE)))
     threads = min(wanted, by_memory, resident or _MAX_THREADS, _MAX_THREADS)
     if threads < 1:
         raise MemoryError("the GPU's free memory holds no value table")
@@ -108,8 +110,10 @@ def launch_threads(playouts: int, free_bytes: int, rows: int, resident: int | No
 class GpuKernel:
     """A network's image on the GPU and the compiled kernel."""
 
-    def __init__(self, image: KernelImage, roles: tuple[str, ...], cupy: Any) -> None:
+    def __init__(self, image: KernelImage, roles: tuple[str, ...], cupy: Any,
+                 block: int = _THREADS_PER_BLOCK) -> None:
         self.cp = cupy
+        self.block = block
         self.image = image
         self.park = image.park(64)  # a thread's block is one word of 64 lanes
         self.roles = roles
@@ -125,10 +129,11 @@ class GpuKernel:
         """How many of the kernel's threads the GPU keeps running at once (its occupancy
         at this block size, over every multiprocessor), or None where CUDA does not say."""
         try:
+            # CuPy's RawKernel keeps the driver's function handle in .kernel.
+            pointer = getattr(self.function, "ptr", None) or self.function.kernel.ptr
             blocks = self.cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
-                self.function.ptr, _THREADS_PER_BLOCK, 0)
-            resident = int(blocks) * int(properties["multiProcessorCount"]) \
-                * _THREADS_PER_BLOCK
+                pointer, self.block, 0)
+            resident = int(blocks) * int(properties["multiProcessorCount"]) * self.block
         except Exception as error:  # an older CuPy or driver: size by memory alone
             log.info("the GPU's occupancy is unknown (%s); runs are sized by memory", error)
             return None
@@ -147,6 +152,30 @@ class GpuKernel:
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
         cp = self.cp
+        lengths, terminal, goals, updates, elapsed, threads = self._launch(
+            start, playouts, seed, max_steps, threads)
+        return GpuRun(cp.asnumpy(lengths), cp.asnumpy(terminal),
+                      cp.asnumpy(goals).reshape(playouts, self.image.roles, 2),
+                      updates, elapsed, threads)
+
+    def summarize(self, start: np.ndarray, playouts: int, seed: int,
+                  max_steps: int) -> PlayoutSummary:
+        """The totals of :meth:`run`'s playouts, added up on the GPU: only they leave it.
+
+        Raises:
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        cp = self.cp
+        lengths, terminal, goals, updates, _, _ = self._launch(start, playouts, seed,
+                                                               max_steps, None)
+        table = goal_table(cp, goals.reshape(playouts, self.image.roles, 2))
+        return PlayoutSummary.from_arrays(cp, lengths, terminal, table, updates)
+
+    def _launch(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
+                threads: int | None) -> tuple[Any, Any, Any, int, float, int]:
+        """One kernel run: its columns, still on the GPU, the updates, the kernel's
+        seconds and the threads it took."""
+        cp = self.cp
         threads = threads or self.threads_for(playouts)
         roles = self.image.roles
         values = cp.zeros(self.image.rows * threads, dtype=cp.uint64)
@@ -157,10 +186,10 @@ class GpuKernel:
         updates = cp.zeros(threads, dtype=cp.int64)
         errors = cp.zeros(threads * 3, dtype=cp.int32)
         device_start = cp.asarray(start.astype(np.uint8))
-        blocks = -(-threads // _THREADS_PER_BLOCK)
+        blocks = -(-threads // self.block)
         cp.cuda.Device().synchronize()
         began = time.perf_counter()
-        self.function((blocks,), (_THREADS_PER_BLOCK,), (
+        self.function((blocks,), (self.block,), (
             self.device_image, device_start, np.int64(playouts), np.int32(threads),
             np.int32(max_steps), np.int32(self.park), np.uint64(seed & (2**64 - 1)), values,
             lane_start, lengths, terminal, goals, updates, errors))
@@ -171,9 +200,7 @@ class GpuKernel:
         if len(failed):
             _, role, step = found[failed[0]].tolist()
             raise NoLegalMoveError.after(self.roles[role], step)
-        return GpuRun(cp.asnumpy(lengths), cp.asnumpy(terminal),
-                      cp.asnumpy(goals).reshape(playouts, roles, 2),
-                      int(cp.asnumpy(updates).sum()), elapsed, threads)
+        return lengths, terminal, goals, int(updates.sum()), elapsed, threads
 
 
 class EmulatedGpuKernel:
@@ -207,6 +234,13 @@ class EmulatedGpuKernel:
         if error:
             raise NoLegalMoveError.after(self.roles[role], step)
         return GpuRun(lengths, terminal, goals, updates, elapsed, threads)
+
+    def summarize(self, start: np.ndarray, playouts: int, seed: int,
+                  max_steps: int) -> PlayoutSummary:
+        """As :meth:`GpuKernel.summarize`."""
+        run = self.run(start, playouts, seed, max_steps)
+        return PlayoutSummary.from_arrays(np, run.lengths, run.terminal,
+                                          goal_table(np, run.goals), run.updates)
 
 
 def gpu_kernel(image: KernelImage, roles: tuple[str, ...]) -> tuple[GpuKernel | None, str]:

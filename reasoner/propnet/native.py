@@ -24,10 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from reasoner.engine.values import Goals, StateInfo
-from reasoner.engine.walk import Simulation
+from reasoner.core.playout_summary import PlayoutSummary
+from reasoner.core.values import Goals, StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.errors import NoLegalMoveError
 from reasoner.propnet.flat import flatten
+from reasoner.propnet.goal_masks import goal_table
 from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_kernel, gpu_wanted
 from reasoner.propnet.machine import NetworkTables
 from reasoner.propnet.network import Network
@@ -86,13 +88,7 @@ def playout_columns(goal_masks: np.ndarray) -> tuple[np.ndarray, list[Goals]]:
     playouts, roles = goal_masks.shape[0], goal_masks.shape[1]
     low = goal_masks[:, :, 0]
     high = goal_masks[:, :, 1]
-    one = np.uint64(1)
-    low_single = (low != 0) & ((low & (low - one)) == 0) & (high == 0)
-    high_single = (high != 0) & ((high & (high - one)) == 0) & (low == 0)
-    # log2 of a power of two is exact in float64.
-    table = np.full((playouts, roles), -1, dtype=np.int64)
-    table[low_single] = np.log2(low[low_single].astype(np.float64)).astype(np.int64)
-    table[high_single] = 64 + np.log2(high[high_single].astype(np.float64)).astype(np.int64)
+    table = goal_table(np, goal_masks)
     if not playouts:
         return table, []
     several = np.flatnonzero(((table == -1) & ((low | high) != 0)).any(axis=1))
@@ -234,8 +230,45 @@ class NativeMachine(NetworkTables):
                     return self._simulation(run.lengths, run.terminal, run.goals, run.updates)
         return self._cpu(start, playouts, seed, max_steps, check, record)
 
+    def summarize(self, bits: int, playouts: int, seed: int, max_steps: int,
+                  check: Callable[[], None] | None = None,
+                  gpu: bool | None = None) -> PlayoutSummary:
+        """The totals of :meth:`simulate`'s playouts (the same playouts, on the same device
+        as :meth:`simulate` chooses), without building their columns: on a GPU only the
+        totals leave it.
+
+        Raises:
+            NoLegalMoveError: a role has no legal move in a non-terminal state.
+        """
+        start = self.start_bytes(bits)
+        if gpu is None:
+            gpu = gpu_wanted()
+        if gpu and playouts >= MIN_GPU_PLAYOUTS:
+            kernel = self.gpu_kernel()
+            if kernel is not None:
+                try:
+                    return kernel.summarize(start, playouts, seed, max_steps)  # type: ignore[no-any-return]
+                except NoLegalMoveError:
+                    raise
+                except Exception as error:  # any GPU failure: the CPU answers
+                    log.warning("GPU playouts failed (%s); the CPU runs them", error)
+        lengths, terminal, masks, updates, _ = self._cpu_columns(start, playouts, seed,
+                                                                 max_steps, check, False)
+        return PlayoutSummary.from_arrays(np, lengths, terminal, goal_table(np, masks),
+                                          updates)
+
     def _cpu(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
              check: Callable[[], None] | None, record: bool) -> Simulation:
+        lengths, terminal, masks, updates, trajectories = self._cpu_columns(
+            start, playouts, seed, max_steps, check, record)
+        return self._simulation(lengths, terminal, masks, updates, trajectories)
+
+    def _cpu_columns(self, start: np.ndarray, playouts: int, seed: int, max_steps: int,
+                     check: Callable[[], None] | None, record: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int,
+                                list[tuple[tuple[int, ...], ...]]]:
+        """The CPU's playouts as the kernel writes them: lengths, terminal flags, goal
+        masks, the updates and (with ``record``) the trajectories."""
         assert _native is not None
         roles = len(self.roles)
         lengths = np.zeros(playouts, dtype=np.int32)
@@ -267,7 +300,7 @@ class NativeMachine(NetworkTables):
             # The next chunk's size follows from the lengths so far: the seed fixes it.
             mean = max(1.0, updates / done)
             size = max(_FIRST_CHUNK, min(_MAX_CHUNK, int(_CHUNK_UPDATES / mean)))
-        return self._simulation(lengths, terminal, masks, updates, trajectories)
+        return lengths, terminal, masks, updates, trajectories
 
     def _recorded(self, arguments: tuple[Any, ...], count: int, max_steps: int
                   ) -> tuple[int, int, int, int, list[tuple[tuple[int, ...], ...]]]:

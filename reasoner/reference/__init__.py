@@ -1,4 +1,5 @@
-"""An independent reference solver for cross-checking the clingo engine (SPEC section 4).
+"""An independent reference solver for cross-checking the clingo engine
+(docs/semantics/crosschecking.md).
 
 GDL rules become SWI-Prolog clauses run in a child ``swipl`` process; it shares no reasoning
 code with the ASP path (only the GDL parser and validator).

@@ -1,5 +1,5 @@
 """A GDL game description as an SWI-Prolog program (the reference solver's side of the
-cross-check, SPEC section 4).
+cross-check, docs/semantics/crosschecking.md).
 
 The program holds the game twice and a small request loop:
 
@@ -10,9 +10,9 @@ The program holds the game twice and a small request loop:
   recursion terminates), and a negated relation on the head's own cycle is called with
   ``tnot/1`` (well-founded negation: exact on stratified programs, also when they are
   stratified only on the ground level; an answer it leaves undefined is reported);
-* the *relaxed* rules (SPEC section 3) as ``'rlx:name'/arity``: negated atoms dropped,
-  ``distinct`` and ``(not (distinct a b))`` kept, plus ``true`` from ``init`` and ``next``
-  and ``does`` from ``legal``; tabled throughout, their least model is the fixpoint of
+* the *relaxed* rules (docs/semantics/instantiation.md) as ``'rlx:name'/arity``: negated atoms
+  dropped, ``distinct`` and ``(not (distinct a b))`` kept, plus ``true`` from ``init`` and
+  ``next`` and ``does`` from ``legal``; tabled throughout, their least model is the fixpoint of
   relaxed reachability;
 * the loop (``ref_main``): one Prolog term per request line, one reply line per request.
 

@@ -39,7 +39,7 @@ _CACHE_SIZE = 1 << 16
 
 @dataclass(frozen=True)
 class ReferenceSuperset:
-    """Relaxed reachability as computed by the reference (SPEC section 3).
+    """Relaxed reachability as computed by the reference (docs/semantics/instantiation.md).
 
     ``atoms`` maps ``"name/arity"`` to the ground atoms of that relation in the relaxed
     fixpoint, for every relation of the game that has at least one (``true``, ``does``,
@@ -167,7 +167,7 @@ class ReferenceSolver:
         return {role: frozenset(values) for role, values in found.items()}
 
     def supersets(self) -> ReferenceSuperset:
-        """Relaxed reachability (SPEC section 3) by a Prolog fixpoint.
+        """Relaxed reachability (docs/semantics/instantiation.md) by a Prolog fixpoint.
 
         Raises:
             ReferenceFailure: over the time bound, or a relation with a non-ground atom.

@@ -13,26 +13,28 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.message import DecodeError, Message
 
+from reasoner.asp.relaxed_layers import description_layers as layers
+from reasoner.asp.superset import description_supersets
 from reasoner.asp.translate import translate
+from reasoner.core.playout_summary import PlayoutSummary
+from reasoner.core.values import State, StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
-from reasoner.engine.walk import Simulation
 from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.heuristics.analysis import GameAnalysis
-from reasoner.heuristics.catalogue import HEURISTICS, GameHeuristics
+from reasoner.heuristics.game_heuristics import GameHeuristics
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
+from reasoner.heuristics.table import HEURISTICS
 from reasoner.instantiate.gddl import GddlGame
 from reasoner.instantiate.ground_game import (
     InstantiatedGame,
     description_gddl,
     instantiate_description,
 )
-from reasoner.instantiate.layers import description_layers as layers
-from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.session_batches import joined
@@ -117,6 +119,15 @@ def _simulate_starts(game: Game, request: pb.SimulateRequest) -> list[tuple[Stat
     return starts
 
 
+def _summary_message(summary: PlayoutSummary) -> pb.PlayoutSummary:
+    """A playout summary as the service sends it."""
+    return pb.PlayoutSummary(
+        playouts=summary.playouts, terminal=summary.terminal,
+        total_length=summary.total_length, updates=summary.updates,
+        goals=[pb.GoalCounts(values=list(counts), playouts=list(counts.values()))
+               for counts in summary.goal_counts])
+
+
 def _joined(runs: list[Simulation]) -> Simulation:
     """The playouts of several runs, one run after another."""
     if len(runs) == 1:
@@ -172,6 +183,10 @@ def _game_message(loaded: LoadedGame) -> pb.GameInfo:
             network_propositions=s.network.propositions if s.network else 0,
             network_gates=s.network.gates if s.network else 0,
             network_edges=s.network.edges if s.network else 0,
+            backend_steps=[pb.BackendStep(backend=step.backend, reason=step.reason,
+                                          then=step.then, bound=step.bound,
+                                          relation=step.relation)
+                           for step in s.backend_reason.steps],
         ),
     )
 
@@ -444,6 +459,19 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     f"steps could take {least / 2**20:,.0f} MiB, more than the "
                     f"{self._answer_limit} an answer may have: ask "
                     "fewer playouts or steps, or no trajectories", "size")
+        if request.summary:
+            if request.record_trajectories:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   "a summary holds no trajectories: ask for columns with "
+                                   "record_trajectories, or for a summary without them")
+            start = time.perf_counter()
+            summaries = [game.summarize(state, count, request.seed + number, max_steps,
+                                        check=lambda: _check_time(context))
+                         for number, (state, count) in enumerate(starts)]
+            return pb.SimulateResponse(
+                summaries=[_summary_message(s) for s in summaries],
+                updates=sum(s.updates for s in summaries),
+                elapsed_ms=(time.perf_counter() - start) * 1e3)
         start = time.perf_counter()
         run = _joined([game.simulate(state, count, request.seed + number, max_steps,
                                      record=request.record_trajectories,

@@ -220,7 +220,7 @@ class RoleMoves(_message.Message):
     def __init__(self, role: _Optional[str] = ..., move_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LoadStatistics(_message.Message):
-    __slots__ = ("parse_ms", "validate_ms", "translate_ms", "superset_ms", "ground_ms", "total_ms", "fluents", "moves", "rules", "ground_atoms", "backend", "backend_note", "network_ms", "network_propositions", "network_gates", "network_edges")
+    __slots__ = ("parse_ms", "validate_ms", "translate_ms", "superset_ms", "ground_ms", "total_ms", "fluents", "moves", "rules", "ground_atoms", "backend", "backend_note", "network_ms", "network_propositions", "network_gates", "network_edges", "backend_steps")
     PARSE_MS_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_MS_FIELD_NUMBER: _ClassVar[int]
     TRANSLATE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -237,6 +237,7 @@ class LoadStatistics(_message.Message):
     NETWORK_PROPOSITIONS_FIELD_NUMBER: _ClassVar[int]
     NETWORK_GATES_FIELD_NUMBER: _ClassVar[int]
     NETWORK_EDGES_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_STEPS_FIELD_NUMBER: _ClassVar[int]
     parse_ms: float
     validate_ms: float
     translate_ms: float
@@ -253,7 +254,22 @@ class LoadStatistics(_message.Message):
     network_propositions: int
     network_gates: int
     network_edges: int
-    def __init__(self, parse_ms: _Optional[float] = ..., validate_ms: _Optional[float] = ..., translate_ms: _Optional[float] = ..., superset_ms: _Optional[float] = ..., ground_ms: _Optional[float] = ..., total_ms: _Optional[float] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., ground_atoms: _Optional[int] = ..., backend: _Optional[str] = ..., backend_note: _Optional[str] = ..., network_ms: _Optional[float] = ..., network_propositions: _Optional[int] = ..., network_gates: _Optional[int] = ..., network_edges: _Optional[int] = ...) -> None: ...
+    backend_steps: _containers.RepeatedCompositeFieldContainer[BackendStep]
+    def __init__(self, parse_ms: _Optional[float] = ..., validate_ms: _Optional[float] = ..., translate_ms: _Optional[float] = ..., superset_ms: _Optional[float] = ..., ground_ms: _Optional[float] = ..., total_ms: _Optional[float] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., ground_atoms: _Optional[int] = ..., backend: _Optional[str] = ..., backend_note: _Optional[str] = ..., network_ms: _Optional[float] = ..., network_propositions: _Optional[int] = ..., network_gates: _Optional[int] = ..., network_edges: _Optional[int] = ..., backend_steps: _Optional[_Iterable[_Union[BackendStep, _Mapping]]] = ...) -> None: ...
+
+class BackendStep(_message.Message):
+    __slots__ = ("backend", "reason", "then", "bound", "relation")
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    THEN_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    RELATION_FIELD_NUMBER: _ClassVar[int]
+    backend: str
+    reason: str
+    then: str
+    bound: str
+    relation: str
+    def __init__(self, backend: _Optional[str] = ..., reason: _Optional[str] = ..., then: _Optional[str] = ..., bound: _Optional[str] = ..., relation: _Optional[str] = ...) -> None: ...
 
 class State(_message.Message):
     __slots__ = ("fluents",)
@@ -372,7 +388,7 @@ class Child(_message.Message):
     def __init__(self, joint_move: _Optional[_Union[JointMove, _Mapping]] = ..., successor: _Optional[_Union[Successor, _Mapping]] = ...) -> None: ...
 
 class SimulateRequest(_message.Message):
-    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns")
+    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns", "summary")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
@@ -382,6 +398,7 @@ class SimulateRequest(_message.Message):
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
     RECORD_TRAJECTORIES_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
     from_initial: bool
@@ -391,7 +408,8 @@ class SimulateRequest(_message.Message):
     max_steps: int
     record_trajectories: bool
     columns: bool
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ...) -> None: ...
+    summary: bool
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ..., summary: _Optional[bool] = ...) -> None: ...
 
 class SimulateStart(_message.Message):
     __slots__ = ("state", "playouts")
@@ -402,16 +420,40 @@ class SimulateStart(_message.Message):
     def __init__(self, state: _Optional[_Union[State, _Mapping]] = ..., playouts: _Optional[int] = ...) -> None: ...
 
 class SimulateResponse(_message.Message):
-    __slots__ = ("playouts", "columns", "updates", "elapsed_ms")
+    __slots__ = ("playouts", "columns", "updates", "elapsed_ms", "summaries")
     PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     UPDATES_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARIES_FIELD_NUMBER: _ClassVar[int]
     playouts: _containers.RepeatedCompositeFieldContainer[Playout]
     columns: PlayoutColumns
     updates: int
     elapsed_ms: float
-    def __init__(self, playouts: _Optional[_Iterable[_Union[Playout, _Mapping]]] = ..., columns: _Optional[_Union[PlayoutColumns, _Mapping]] = ..., updates: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+    summaries: _containers.RepeatedCompositeFieldContainer[PlayoutSummary]
+    def __init__(self, playouts: _Optional[_Iterable[_Union[Playout, _Mapping]]] = ..., columns: _Optional[_Union[PlayoutColumns, _Mapping]] = ..., updates: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., summaries: _Optional[_Iterable[_Union[PlayoutSummary, _Mapping]]] = ...) -> None: ...
+
+class PlayoutSummary(_message.Message):
+    __slots__ = ("playouts", "terminal", "total_length", "goals", "updates")
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    TERMINAL_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    GOALS_FIELD_NUMBER: _ClassVar[int]
+    UPDATES_FIELD_NUMBER: _ClassVar[int]
+    playouts: int
+    terminal: int
+    total_length: int
+    goals: _containers.RepeatedCompositeFieldContainer[GoalCounts]
+    updates: int
+    def __init__(self, playouts: _Optional[int] = ..., terminal: _Optional[int] = ..., total_length: _Optional[int] = ..., goals: _Optional[_Iterable[_Union[GoalCounts, _Mapping]]] = ..., updates: _Optional[int] = ...) -> None: ...
+
+class GoalCounts(_message.Message):
+    __slots__ = ("values", "playouts")
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[int]
+    playouts: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, values: _Optional[_Iterable[int]] = ..., playouts: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayoutColumns(_message.Message):
     __slots__ = ("lengths", "terminal", "goals", "trajectory_moves")

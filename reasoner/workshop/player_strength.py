@@ -43,7 +43,8 @@ def strength(game: Game, stem: str, player: str, opponent: str, matches: int,
     ``game`` (named ``stem``), its seat alternating, ``seconds`` per move; its mean goal
     with the half-width of a 95% interval, its wins, draws and losses. Returned with the
     mean and the half-width unrounded (the row holds them rounded)."""
-    from reasoner.cli.players import make_player, play_match, result_of
+    from reasoner.cli.players import make_player, play_match
+    from reasoner.core.outcome import outcome
 
     roles = len(game.roles)
     goals: list[float] = []
@@ -59,7 +60,7 @@ def strength(game: Game, stem: str, player: str, opponent: str, matches: int,
         result = play_match(game, seated, seconds=seconds)
         goal = result.goals[seat]
         goals.append(float(goal) if goal is not None else 0.0)
-        outcomes[result_of(result.goals, seat)] += 1
+        outcomes[outcome(result.goals, seat)] += 1
     mean = statistics.fmean(goals)
     half = (1.96 * statistics.stdev(goals) / math.sqrt(len(goals))
             if len(goals) > 1 else 0.0)

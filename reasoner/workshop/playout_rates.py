@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.core.walk import MachineStepper, random_playout
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.walk import MachineStepper, random_playout
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
 
@@ -327,20 +327,23 @@ def bench_native(name: str, text: str, mode: str, runs: int = 3, seconds: float 
     rates: list[float] = []
     counts: list[int] = []
     if mode == "gpu-batch":
-        from reasoner.propnet.gpu import gpu_kernel
+        from reasoner.propnet.gpu import PLAYOUTS_PER_LANE, gpu_kernel
 
         kernel, reason = gpu_kernel(machine.image, machine.roles)
         if kernel is None:
             return [Skipped(Path(name).stem, mode, reason)]
         start_state = machine.start_bytes(game.initial_state.bits)
-        playouts = 1 << 16
-        kernel.run(start_state, playouts, seed, _NO_CAP)  # compiled and warm
+        kernel.run(start_state, 1 << 16, seed, _NO_CAP)  # compiled and warm
+        # At least one full wave of the threads the GPU runs at once, each lane playing
+        # its share (fewer playouts leave the GPU partly idle, however long they take),
+        # then enough for about ``seconds`` of kernel time.
+        playouts = min(1 << 26, max(1 << 16, (kernel.resident or 0) * 64 * PLAYOUTS_PER_LANE))
         for run in range(runs):
-            while True:  # enough playouts for about ``seconds`` of kernel time
+            while True:
                 measured = kernel.run(start_state, playouts, seed + run, _NO_CAP)
                 if measured.kernel_seconds >= seconds / 4 or playouts >= 1 << 26:
                     break
-                playouts *= 4
+                playouts = min(1 << 26, playouts * 4)
             rates.append(measured.updates / measured.kernel_seconds)
             counts.append(measured.updates)
         print(f"gpu-batch: {kernel.device}, {measured.threads} threads, {playouts} playouts "

@@ -77,8 +77,8 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
     each with a ``deadline``, to a server with ``--max-heavy max_heavy``."""
     import grpc
 
+    from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
     from reasoner.v1 import reasoner_pb2 as pb
     from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 

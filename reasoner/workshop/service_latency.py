@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.core.walk import sample_states
 from reasoner.engine.game import Game
-from reasoner.engine.walk import sample_states
 
 __all__ = ["ServiceResult", "bench_service", "percentile"]
 
@@ -54,7 +54,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
     import multiprocessing
     import threading
 
-    from reasoner.cli.players import ReasonerClient, RemoteState
+    from reasoner.cli.players import ReasonerClient
 
     stem = Path(name).stem
     local = Game.from_gdl(text)
@@ -84,7 +84,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                             i = index * 997
                             while time.perf_counter() < deadline:
                                 fluents, joint = pairs[i % len(pairs)]
-                                state = RemoteState(fluents)
+                                state = local.state_from_ids(fluents)
                                 start = time.perf_counter()
                                 if method == "Query":
                                     game.info(state)

@@ -1,4 +1,4 @@
-"""Fuzzy goal evaluation after Schiffel & Thielscher 2007 (Fluxplayer; SPEC section 5.4).
+"""Fuzzy goal evaluation after Schiffel & Thielscher 2007 (Fluxplayer; docs/semantics/fuzzy.md).
 
 The goal and terminal conditions of a game, unrolled over the auxiliary relations down to
 fluents, are read as propositional formulas and evaluated in a state with fuzzy logic: a

@@ -2,11 +2,11 @@
 
 The value of a state for role r is ``h(s) = sum over goal values gv of h(gv, s) * gv,
 divided by the sum of the goal values``, with ``h(gv, s) = eval(goal(r, gv) or terminal)``
-when ``goal(r, gv)`` holds and ``eval(goal(r, gv) and not terminal)`` otherwise. SPEC 5.4
-writes the weight as ``gv / 100`` *and* divides by the sum of the goal values, which
-normalises twice and puts h(s) in [0, 1/100]; with the weight ``gv`` alone h(s) is a
-weighted mean in [0, 1], the same order of states, 100 times larger. Whether
-``goal(r, gv)`` holds is read off its own fuzzy value (>= 0.5), which the guarantee makes
+when ``goal(r, gv)`` holds and ``eval(goal(r, gv) and not terminal)`` otherwise. The restatement
+this project started from wrote the weight as ``gv / 100`` *and* divided by the sum of the goal
+values (docs/semantics/fuzzy.md), which normalises twice and puts h(s) in [0, 1/100]; with the
+weight ``gv`` alone h(s) is a weighted mean in [0, 1], the same order of states, 100 times larger.
+Whether ``goal(r, gv)`` holds is read off its own fuzzy value (>= 0.5), which the guarantee makes
 exact.
 
 Errors: :class:`reasoner.errors.ResourceLimitError` when the game has no network, or the
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.fuzzy.compiler import compile_formulas
 from reasoner.heuristics.fuzzy.formulas import graph_from_network

@@ -45,9 +45,10 @@ def register(commands: Commands) -> None:
 
 
 def _bench_heuristics(args: argparse.Namespace) -> int:
+    from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
-    from reasoner.heuristics.catalogue import GameHeuristics, parse_parameters
+    from reasoner.heuristics.game_heuristics import GameHeuristics
+    from reasoner.heuristics.table import parse_parameters
     from reasoner.workshop.heuristic_rates import (
         evaluation_rate,
         greedy_against_random,
