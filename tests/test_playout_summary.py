@@ -25,7 +25,8 @@ def _totals(game: Game, run: Simulation) -> PlayoutSummary:
                                        len(game.roles), run.updates)
 
 
-@pytest.mark.parametrize("backend", ["native", "propnet", "clingo"])
+@pytest.mark.parametrize("backend", ["native", "propnet",
+                                     pytest.param("clingo", marks=pytest.mark.slow)])  # 3.8 s
 def test_a_summary_adds_up_the_playouts_simulate_plays(backend: str) -> None:
     """On every backend, summarize's totals are those of simulate's columns for the same
     state, seed and bound."""
