@@ -49,8 +49,9 @@ test: $(STAMP) prolog nginx $(NODE_DEPS)
 
 ## The edit loop's tier: lint, type check and every test but those marked corpus, slow or
 ## needs_tools (SWI-Prolog, nginx, the npm packages), in about a minute on two cores with a
-## warm .mypy_cache (56 to 64 s here, other jobs running, 2026-11-27); it installs nothing
-## beyond the Python environment. `make test` still runs everything.
+## warm .mypy_cache (46 to 64 s here, other jobs running, 2026-11-27; 75 s on a clean clone,
+## the environment's install included); it installs nothing beyond the Python environment.
+## `make test` still runs everything.
 test-fast: $(STAMP)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
