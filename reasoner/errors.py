@@ -10,6 +10,11 @@ Each class names its structured fields in ``fields``: the keyword arguments of i
 constructor besides the message, kept as attributes of the same names (None: not known).
 Errors pickle with their fields (they cross process boundaries in
 :func:`reasoner.engine.limits.run_bounded`).
+
+Every error also has ``reason``: a short fixed word for what went wrong within its class
+("unstratified", "unsafe", "not-legal"...; None: not said), for callers and tests that must
+tell two errors of one class apart without reading the message. It stays in the process
+(the service's ErrorDetail does not carry it).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 __all__ = [
+    "ArgumentError",
     "Bound",
     "DeadlineExceeded",
     "GdlError",
@@ -60,13 +66,27 @@ def shortened(message: str) -> str:
     return message
 
 
+class ArgumentError(ValueError):
+    """An argument of a call outside its domain (a negative count, an unknown name): the
+    caller's mistake, a plain ValueError and not a domain error. ``argument`` names it,
+    ``value`` is what was given and ``allowed`` what may be given, where known."""
+
+    def __init__(self, message: str, *, argument: str, value: object = None,
+                 allowed: object = None) -> None:
+        self.argument = argument
+        self.value = value
+        self.allowed = allowed
+        super().__init__(message)
+
+
 class ReasonerError(ValueError):
     """Base class of every error the reasoner raises deliberately."""
 
     # The structured fields of the class (constructor keywords and attributes).
     fields: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, message: str = "") -> None:
+    def __init__(self, message: str = "", *, reason: str | None = None) -> None:
+        self.reason = reason
         super().__init__(shortened(message))
 
     @property
@@ -80,12 +100,13 @@ class GdlError(ReasonerError):
 
     fields = ("line", "column")
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, column: int | None = None, *,
+                 reason: str | None = None) -> None:
         self.message = message = shortened(message)
         self.line = line
         self.column = column
         where = f"line {line}, column {column}: " if line is not None else ""
-        super().__init__(f"{where}{message}")
+        super().__init__(f"{where}{message}", reason=reason)
 
     @property
     def text(self) -> str:
@@ -127,10 +148,10 @@ class IllegalMoveError(ReasonerError):
     fields = ("role", "move_id")
 
     def __init__(self, message: str, *, role: str | None = None,
-                 move_id: int | None = None) -> None:
+                 move_id: int | None = None, reason: str | None = None) -> None:
         self.role = role
         self.move_id = move_id
-        super().__init__(message)
+        super().__init__(message, reason=reason)
 
 
 class InvalidStateError(ReasonerError):
@@ -143,8 +164,10 @@ class NoLegalMoveError(ReasonerError):
 
     fields = ("role",)
 
-    def __init__(self, message: str, *, role: str | None = None) -> None:
+    def __init__(self, message: str, *, role: str | None = None,
+                 steps: int | None = None) -> None:
         self.role = role
+        self.steps = steps  # the playout's steps before the state (in process only)
         super().__init__(message)
 
     @classmethod
@@ -155,17 +178,19 @@ class NoLegalMoveError(ReasonerError):
         NoLegalMoveError('role white has no legal move in a non-terminal state after 3 steps')
         """
         return cls(f"role {role} has no legal move in a non-terminal state after {steps} "
-                   "steps", role=role)
+                   "steps", role=role, steps=steps)
 
 
 class GoalError(ReasonerError):
     """A role has no goal value, or more than one, in the state asked about; ``role``
-    names it where known."""
+    names it where known, and ``values`` the values it has there (in process only)."""
 
     fields = ("role",)
 
-    def __init__(self, message: str, *, role: str | None = None) -> None:
+    def __init__(self, message: str, *, role: str | None = None,
+                 values: tuple[int, ...] | None = None) -> None:
         self.role = role
+        self.values = values
         super().__init__(message)
 
 
@@ -193,15 +218,20 @@ class ResourceLimitError(ReasonerError):
     fields = ("bound", "relation", "network")
 
     def __init__(self, message: str, bound: Bound | str | None = None,
-                 relation: str | None = None, *, network: bool = False) -> None:
+                 relation: str | None = None, *, network: bool = False,
+                 limit: float | None = None, reason: str | None = None) -> None:
         self.bound = None if bound is None else Bound(bound)
         self.relation = relation  # "name/arity" of the relation whose rules grew most
         self.network = network
-        super().__init__(message)
+        # The bound's value, in its unit (seconds, MiB, or the count ``reason`` names);
+        # in process only.
+        self.limit = limit
+        super().__init__(message, reason=reason)
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None],
                                   dict[str, object]]:
-        return type(self), (str(self), self.bound, self.relation), {"network": self.network}
+        return type(self), (str(self), self.bound, self.relation), {
+            "network": self.network, "limit": self.limit, "reason": self.reason}
 
 
 class HeuristicError(ReasonerError):

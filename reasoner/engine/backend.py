@@ -42,7 +42,7 @@ from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import Simulation
-from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
+from reasoner.errors import ArgumentError, GdlValidationError, ReferenceFailure, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.native import NativeMachine, native_refusal
@@ -138,8 +138,9 @@ def check_backend(backend: str) -> Backend:
     try:
         return Backend(backend)
     except ValueError:
-        raise ValueError(f"unknown backend {backend!r}; the backends are "
-                         f"{', '.join(BACKENDS)}") from None
+        raise ArgumentError(f"unknown backend {backend!r}; the backends are "
+                            f"{', '.join(BACKENDS)}", argument="backend", value=backend,
+                            allowed=BACKENDS) from None
 
 
 def build_machine(translation: Translation, superset: Superset, roles: Sequence[str],

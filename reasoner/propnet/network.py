@@ -277,7 +277,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
             head, other = (names.get(order[x], "an auxiliary atom") for x in (node, negated))
             raise GdlValidationError(
                 "the rules are not stratified: negation through recursion between ground "
-                f"atoms ({head} depends on not {other} and back)")
+                f"atoms ({head} depends on not {other} and back)", reason="unstratified")
     members: dict[int, list[int]] = defaultdict(list)
     for node in range(len(order)):
         members[component[node]].append(node)

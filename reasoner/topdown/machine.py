@@ -223,5 +223,5 @@ def _refusal(error: ReferenceFailure, what: str, seconds: float) -> Exception:
         return ResourceLimitError(f"evaluating {what} top-down ran out of Prolog stack "
                                   f"({message})", bound="memory")
     if "not stratified" in message:
-        return GdlValidationError(message.partition(": ")[2] or message)
+        return GdlValidationError(message.partition(": ")[2] or message, reason="unstratified")
     return error
