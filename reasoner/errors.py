@@ -96,15 +96,18 @@ class ReasonerError(ValueError):
 
 
 class GdlError(ReasonerError):
-    """A problem with a GDL text, located at a line and column (1-based) when known."""
+    """A problem with a GDL text, located at a line and column (1-based) when known;
+    ``symbols`` are the names the problem is about (a relation, a variable, a role), in the
+    order the message gives them (in process only)."""
 
     fields = ("line", "column")
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None, *,
-                 reason: str | None = None) -> None:
+                 reason: str | None = None, symbols: tuple[str, ...] = ()) -> None:
         self.message = message = shortened(message)
         self.line = line
         self.column = column
+        self.symbols = symbols
         where = f"line {line}, column {column}: " if line is not None else ""
         super().__init__(f"{where}{message}", reason=reason)
 
@@ -129,7 +132,8 @@ class GoalValueError(GdlValidationError):
     @classmethod
     def of(cls, role: str, value: str) -> GoalValueError:
         """The error for ``value`` as ``role``'s goal."""
-        error = cls(f"goal value '{value}' of role {role} is not an integer in 0..100")
+        error = cls(f"goal value '{value}' of role {role} is not an integer in 0..100",
+                    reason="goal-value")
         error.role, error.value = role, value
         return error
 

@@ -363,7 +363,7 @@ def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
             raise UnsupportedGdlError(
                 "GDL-II ('sees') is not supported: this reasoner plays base GDL "
                 f"(the text also fails to parse as GDL: {error.message})",
-                error.line, error.column,
+                error.line, error.column, reason="gdl-ii", symbols=("sees",),
             ) from error
         raise
 
