@@ -253,7 +253,8 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         edges += len(own)
         if len(bodies) > bounds.gates:
             raise ResourceLimitError(
-                f"no network: more than {bounds.gates:,} gates", bound="size")
+                f"no network: more than {bounds.gates:,} gates", bound="size",
+                limit=bounds.gates, reason="gates")
     _check_time(start, deadline, bounds)
     if compiling:
         _check_compile_time(edges, deadline, bounds)

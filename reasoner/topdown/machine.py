@@ -218,7 +218,7 @@ def _refusal(error: ReferenceFailure, what: str, seconds: float) -> Exception:
     message = str(error)
     if "Time limit exceeded" in message or "exceeded the reference's time bound" in message:
         return ResourceLimitError(f"evaluating {what} top-down took more than {seconds:g} s",
-                                  bound="time")
+                                  bound="time", limit=seconds)
     if "stack" in message and ("resource" in message or "limit" in message):
         return ResourceLimitError(f"evaluating {what} top-down ran out of Prolog stack "
                                   f"({message})", bound="memory")
