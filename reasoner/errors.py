@@ -24,7 +24,6 @@ from enum import StrEnum
 from typing import ClassVar
 
 __all__ = [
-    "ArgumentError",
     "Bound",
     "DeadlineExceeded",
     "GdlError",
@@ -64,19 +63,6 @@ def shortened(message: str) -> str:
     if len(message) > MESSAGE:
         message = f"{message[:MESSAGE - 40]} ...({len(message):,} characters in all)"
     return message
-
-
-class ArgumentError(ValueError):
-    """An argument of a call outside its domain (a negative count, an unknown name): the
-    caller's mistake, a plain ValueError and not a domain error. ``argument`` names it,
-    ``value`` is what was given and ``allowed`` what may be given, where known."""
-
-    def __init__(self, message: str, *, argument: str, value: object = None,
-                 allowed: object = None) -> None:
-        self.argument = argument
-        self.value = value
-        self.allowed = allowed
-        super().__init__(message)
 
 
 class ReasonerError(ValueError):
@@ -240,7 +226,17 @@ class ResourceLimitError(ReasonerError):
 
 class HeuristicError(ReasonerError):
     """An unknown heuristic, a parameter out of its range, or a heuristic that does not
-    apply to the game or state asked about (the message names what is allowed)."""
+    apply to the game or state asked about (the message names what is allowed);
+    ``heuristic`` and ``parameter`` name those concerned and ``value`` the parameter's text,
+    where known (in process only)."""
+
+    def __init__(self, message: str, *, heuristic: str | None = None,
+                 parameter: str | None = None, value: str | None = None,
+                 reason: str | None = None) -> None:
+        self.heuristic = heuristic
+        self.parameter = parameter
+        self.value = value
+        super().__init__(message, reason=reason)
 
 
 class DeadlineExceeded(ReasonerError):
@@ -249,4 +245,10 @@ class DeadlineExceeded(ReasonerError):
 
 class ReferenceFailure(ReasonerError):
     """The reference solver could not answer: not installed, unable to handle the game,
-    or over its time bound (the reason is the message)."""
+    or over its time bound (the message says why; ``reason`` says it in a word, and
+    ``limit`` is the time bound in seconds where that was it; in process only)."""
+
+    def __init__(self, message: str = "", *, reason: str | None = None,
+                 limit: float | None = None) -> None:
+        self.limit = limit
+        super().__init__(message, reason=reason)

@@ -16,8 +16,9 @@ from reasoner import (
     ResourceLimitError,
     State,
 )
+from reasoner.arguments import ArgumentError
 from reasoner.engine.values import Move
-from reasoner.errors import ArgumentError, GoalValueError
+from reasoner.errors import GoalValueError
 from tests.conftest import CORPUS, GAMES, bundled
 
 COUNTER = """

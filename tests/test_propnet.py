@@ -11,18 +11,14 @@ from pathlib import Path
 import grpc
 import pytest
 
+from reasoner.arguments import ArgumentError
 from reasoner.asp.superset import compute_superset
 from reasoner.crosscheck import EngineSide, compare_sides
 from reasoner.crosscheck.run import Outcome, crosscheck_folder, format_summary
 from reasoner.engine.backend import build_machine
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
-from reasoner.errors import (
-    ArgumentError,
-    GdlValidationError,
-    NoLegalMoveError,
-    ResourceLimitError,
-)
+from reasoner.errors import GdlValidationError, NoLegalMoveError, ResourceLimitError
 from reasoner.propnet.codegen import compile_batch, compile_single
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import NetworkBounds, build_network

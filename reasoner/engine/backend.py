@@ -36,13 +36,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
+from reasoner.arguments import ArgumentError
 from reasoner.asp.machine import Machine
 from reasoner.asp.position import PositionMachine, id_tables
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
 from reasoner.engine.values import StateInfo
 from reasoner.engine.walk import Simulation
-from reasoner.errors import ArgumentError, GdlValidationError, ReferenceFailure, ResourceLimitError
+from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.native import NativeMachine, native_refusal
@@ -245,7 +246,8 @@ def network_machine(network: Network, backend: Backend, network_ms: float,
                 native.info(native.init_bits)
                 return BuiltMachine(native, Backend.NATIVE, note, network_ms)
         if backend == Backend.NATIVE:
-            raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True)
+            raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True,
+                                     reason="no-native-kernel")
         said = f"{refusal}, so the Python network answers"
         if said not in note:
             note = "; ".join(filter(None, [note, said]))

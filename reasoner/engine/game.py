@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from reasoner.arguments import ArgumentError
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
 from reasoner.engine.backend import (
@@ -23,7 +24,6 @@ from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.values import JointMove, Move, State, StateInfo, move_key
 from reasoner.engine.walk import Simulation
 from reasoner.errors import (
-    ArgumentError,
     GdlSyntaxError,
     GoalError,
     GoalValueError,
