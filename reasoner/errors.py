@@ -203,6 +203,8 @@ class ResourceLimitError(ReasonerError):
     ``network`` is true when the bound is a propositional network's own (the game was asked
     for on the network backend and its network would be too large or too slow to build):
     the message then already says what was too large, and the game still plays on clingo.
+    ``reason`` says in a word whose bound it was ("work": the bounded child process's time
+    or memory, :func:`reasoner.engine.limits.run_bounded`; "gates", "ors", "grounding"...).
     """
 
     fields = ("bound", "relation", "network")

@@ -318,7 +318,7 @@ def test_grounding_explosion_stops_at_the_time_bound() -> None:
     the relation whose rules grew."""
     with pytest.raises(ResourceLimitError) as caught:
         Game.from_gdl(EXPLODING, limits=Limits(seconds=2, memory_mb=4096))
-    assert (caught.value.bound, caught.value.limit) == ("time", 2)
+    assert (caught.value.bound, caught.value.limit, caught.value.reason) == ("time", 2, "work")
     assert caught.value.relation == "next/1"
 
 
@@ -327,7 +327,8 @@ def test_grounding_explosion_stops_at_the_memory_bound() -> None:
     the relation that grew."""
     with pytest.raises(ResourceLimitError) as caught:
         Game.from_gdl(EXPLODING, limits=Limits(seconds=120, memory_mb=300))
-    assert (caught.value.bound, caught.value.limit) == ("memory", 300)
+    assert (caught.value.bound, caught.value.limit, caught.value.reason) == (
+        "memory", 300, "work")
     assert caught.value.relation == "next/1"
 
 

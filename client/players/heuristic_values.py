@@ -27,6 +27,7 @@ from typing import Any
 
 from client.game_view import GameView
 from client.reasoner_client import RemoteGame
+from reasoner.arguments import ArgumentError
 from reasoner.engine.values import StateInfo
 
 __all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues", "RawHeuristics"]
@@ -68,8 +69,10 @@ class HeuristicValues:
     def __init__(self, heuristic: str = "fuzzy",
                  parameters: Mapping[str, object] | None = None) -> None:
         if heuristic not in VALUE_HEURISTICS:
-            raise ValueError(f"heuristic {heuristic!r} gives no values to search with; "
-                             f"the ones that do are {', '.join(VALUE_HEURISTICS)}")
+            raise ArgumentError(f"heuristic {heuristic!r} gives no values to search with; "
+                                f"the ones that do are {', '.join(VALUE_HEURISTICS)}",
+                                argument="heuristic", value=heuristic,
+                                allowed=tuple(VALUE_HEURISTICS))
         self.heuristic = heuristic
         self.parameters = dict(parameters or {})
         self._scale = VALUE_HEURISTICS[heuristic]

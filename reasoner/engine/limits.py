@@ -142,7 +142,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
             if time.monotonic() >= deadline:
                 raise ResourceLimitError(
                     f"exceeded the time bound of {limits.seconds:g} s", bound="time",
-                    limit=limits.seconds)
+                    limit=limits.seconds, reason="work")
             if check is not None:
                 check()
         try:
@@ -153,7 +153,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
                 raise ResourceLimitError(
                     f"the work was killed (signal {-process.exitcode}), most likely at the "
                     f"memory bound of {limits.memory_mb} MiB", bound="memory",
-                    limit=limits.memory_mb) from None
+                    limit=limits.memory_mb, reason="work") from None
             # A child that ran out of memory where Python could not raise MemoryError
             # (inside clingo, say) exits with an error code and no answer.
             peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -161,7 +161,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
                 raise ResourceLimitError(
                     f"exceeded the memory bound of {limits.memory_mb} MiB (the work ended "
                     f"with exit code {process.exitcode} at {peak_mb:,.0f} MiB resident)",
-                    bound="memory", limit=limits.memory_mb) from None
+                    bound="memory", limit=limits.memory_mb, reason="work") from None
             raise BoundedCrash(
                 f"the bounded child process ended without an answer (exit code "
                 f"{process.exitcode}); with the forkserver start method, a script that "
@@ -178,5 +178,5 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
         raise value
     if kind == "memory":
         raise ResourceLimitError(f"exceeded the memory bound of {limits.memory_mb} MiB",
-                                 bound="memory", limit=limits.memory_mb)
+                                 bound="memory", limit=limits.memory_mb, reason="work")
     raise BoundedCrash(value)

@@ -166,7 +166,9 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     except GroundingStopped as stopped:
         reason = (str(stopped) if stopped.bound == "size"
                   else "grounding the network's program took too long")
-        raise GroundingTooLarge(f"no network: {reason}", bound=stopped.bound) from None
+        raise GroundingTooLarge(f"no network: {reason}", bound=stopped.bound,
+                                limit=stopped.max_rules if stopped.bound == "size" else None,
+                                reason="grounding") from None
     if ground.unsupported:
         raise ResourceLimitError(f"no network: the ground program has {ground.unsupported}",
                                  bound="size")
