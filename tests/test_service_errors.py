@@ -1,5 +1,9 @@
 """Bad input to the gRPC service: every status code, with a message a person can act on.
 
+The status messages are the output under test here (what grpcurl and the Node client show
+to a person); what a program reads, the ErrorDetail's fields and the client library's
+errors rebuilt from them, is read as fields by the tests near the end.
+
 After each bad input the module's server must still answer a good request and must still
 hold every game it had (checked after every test that uses it). Servers with special settings
 (message size, grounding limits, one worker) are started by the tests that need them.
@@ -827,9 +831,9 @@ def test_every_error_class_is_in_the_table() -> None:
 
 
 # An instance of every class in the table, with every field it has set.
-FIELD_VALUES: dict[str, object] = {"line": 3, "column": 14, "bound": "memory",
-                                   "relation": "cell/3", "network": True, "role": "white",
-                                   "move_id": 17}
+FIELD_VALUES: dict[str, Any] = {"line": 3, "column": 14, "bound": "memory",
+                                "relation": "cell/3", "network": True, "role": "white",
+                                "move_id": 17}
 
 
 def sample_error(cls: type[ReasonerError]) -> ReasonerError:
