@@ -1,10 +1,12 @@
 """Client library for the GDL reasoner service, with players and a match runner.
 
-Players receive :class:`RemoteGame` handles and the value types of :mod:`client.values`;
-no protobuf type reaches them.
+Players receive :class:`RemoteGame` handles and the value types of :mod:`client.values`
+(states, joint moves, state infos and playouts are the engine's own); no protobuf type
+reaches them.
 """
 
 from client.errors import RemoteError
+from client.game_session import GameSession
 from client.match import MatchResult, play_match
 from client.players import MctsPlayer, Player, RandomPlayer
 from client.reasoner_client import ReasonerClient, RemoteGame
@@ -14,8 +16,8 @@ from client.values import (
     GddlFiles,
     JointMove,
     PlanStep,
-    PlayoutResult,
-    SimulationResult,
+    Playout,
+    Simulation,
     State,
     StateInfo,
 )
@@ -23,18 +25,19 @@ from client.values import (
 __all__ = [
     "Analysis",
     "Evaluation",
+    "GameSession",
     "GddlFiles",
     "JointMove",
     "MatchResult",
     "MctsPlayer",
     "PlanStep",
     "Player",
-    "PlayoutResult",
+    "Playout",
     "RandomPlayer",
     "ReasonerClient",
     "RemoteError",
     "RemoteGame",
-    "SimulationResult",
+    "Simulation",
     "State",
     "StateInfo",
     "play_match",

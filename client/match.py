@@ -1,6 +1,6 @@
 """``play_match``: the one match loop, for turn-taking and simultaneous games alike, for a
 game on a service (:class:`client.RemoteGame`) or in process (:class:`reasoner.Game`): it
-sees both through :class:`client.game_view.GameView`.
+sees both through :class:`reasoner.core.game_view.GameView`.
 
 >>> result = play_match(game, [MctsPlayer(random.Random(1)),          # doctest: +SKIP
 ...                            RandomPlayer(random.Random(2))])
@@ -15,9 +15,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
 from client.players.player import Player
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 from reasoner.errors import IllegalMoveError, NoLegalMoveError
 
 __all__ = ["MatchResult", "MatchStep", "play_match"]

@@ -20,29 +20,28 @@ from typing import Any, TypeVar
 import grpc
 
 from client.errors import error_from_rpc
+from client.game_session import GameSession
+from client.question import Question
 from client.session import SessionStream
 from client.values import (
     Analysis,
     Board,
     Chain,
-    Evaluation,
     Feature,
     GddlFiles,
     HeuristicInfo,
     HeuristicParameter,
-    JointMove,
     Order,
-    PlanStep,
     Quantity,
-    SimulationResult,
-    State,
-    StateInfo,
     StepCounter,
 )
 from reasoner.arguments import ArgumentError
-from reasoner.engine.values import move_key
+from reasoner.core.backend_reason import BackendReason, ReasonStep
+from reasoner.core.evaluation import Evaluation, PlanStep
+from reasoner.core.playout_summary import PlayoutSummary
+from reasoner.core.values import State, StateInfo, move_key
+from reasoner.core.walk import Simulation
 from reasoner.errors import IllegalMoveError, UnknownGameError
-from reasoner.playout_summary import PlayoutSummary
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
@@ -72,8 +71,16 @@ def _info(message: pb.StateInfo) -> StateInfo:
     )
 
 
-def _state(message: pb.State) -> State:
-    return State(tuple(sorted(message.fluents)))
+def _summaries(r: pb.SimulateResponse) -> list[PlayoutSummary]:
+    return [PlayoutSummary(
+        playouts=s.playouts, terminal=s.terminal, total_length=s.total_length,
+        goal_counts=tuple(dict(zip(g.values, g.playouts, strict=True)) for g in s.goals),
+        updates=s.updates) for s in r.summaries]
+
+
+def _message(state: State) -> pb.State:
+    """A state as the service reads it: the ids of the fluents that hold."""
+    return pb.State(fluents=state.fluent_ids())
 
 
 def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
@@ -254,6 +261,9 @@ class RemoteGame:
         # and why auto chose another than the network on the kernel.
         self.backend: str = info.statistics.backend
         self.backend_note: str = info.statistics.backend_note
+        self.backend_reason = BackendReason(tuple(
+            ReasonStep(step.backend, step.reason, step.then, step.bound, step.relation)
+            for step in info.statistics.backend_steps))
         self._by_text = {(self.roles[r], t): i
                          for i, (r, t) in enumerate(zip(self.move_role, self.move_texts,
                                                         strict=True))}
@@ -283,10 +293,19 @@ class RemoteGame:
         return found
 
     def describe_state(self, state: State) -> list[str]:
-        return [self.fluents[i] for i in state.fluents]
+        """The fluents that hold in ``state``, as GDL text, in table order."""
+        return [self.fluents[i] for i in state.fluent_ids()]
 
-    def describe_joint(self, joint: JointMove) -> list[str]:
+    def describe_joint(self, joint: tuple[int, ...]) -> list[str]:
+        """The moves of a joint move (ids, role order) as GDL text."""
         return [self.move_texts[i] for i in joint]
+
+    def _state(self, message: pb.State) -> State:
+        """A state the service sent, over this game's fluent table."""
+        bits = 0
+        for index in message.fluents:
+            bits |= 1 << index
+        return State(bits, self.fluents)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -308,56 +327,148 @@ class RemoteGame:
                                                                      options=self._options))
         return self._client.call(method, make())
 
+    def _ask(self, question: Question[T]) -> T:
+        """A question asked as its own call."""
+        return question.answer(self._call(question.method, question.request))
+
+    def session(self, *, timeout: float | None = None, batch: int = 256) -> GameSession:
+        """A Session stream on which this game's questions are asked with many in flight:
+        :class:`client.game_session.GameSession` (its methods are this game's, each
+        returning a future of the same answer); close it, or use it in a ``with``."""
+        return GameSession(self, self.stream(timeout=timeout, batch=batch))
+
+    def stream(self, *, timeout: float | None = None, batch: int = 256) -> SessionStream:
+        """A bare Session stream on this game's client (requests as protobuf messages: see
+        :class:`client.session.SessionStream`)."""
+        return self._client.session(timeout=timeout, batch=batch)
+
     def initial_state(self) -> State:
         return self.initial()[0]
 
     def initial(self) -> tuple[State, StateInfo]:
         """The initial state and what it answers."""
-        r = self._call("InitialState", lambda: pb.InitialStateRequest(game_id=self.id))
-        return _state(r.state), _info(r.info)
+        return self._ask(self.initial_question())
 
     def info(self, state: State) -> StateInfo:
         """Legal moves per role, terminal status and goals of a state."""
-        r = self._call("Query", lambda: pb.QueryRequest(
-            game_id=self.id, state=pb.State(fluents=state.fluents)))
-        return _info(r.info)
+        return self._ask(self.info_question(state))
 
     def info_many(self, states: Sequence[State]) -> list[StateInfo]:
         """The answers of many states in one call, in order."""
-        r = self._call("Query", lambda: pb.QueryRequest(
-            game_id=self.id, states=[pb.State(fluents=s.fluents) for s in states]))
-        return [_info(info) for info in r.infos]
+        return self._ask(self.info_many_question(states))
 
-    def step(self, state: State, joint: JointMove, *,
+    def step(self, state: State, joint: tuple[int, ...], *,
              check_legal: bool = True) -> tuple[State, StateInfo]:
         """The successor under one joint move (move ids in role order) and its info."""
-        return self.step_many(state, [joint], check_legal=check_legal)[0]
+        return self._ask(self.step_question(state, joint, check_legal=check_legal))
 
-    def step_many(self, state: State, joints: Sequence[JointMove], *,
+    def step_many(self, state: State, joints: Sequence[tuple[int, ...]], *,
                   check_legal: bool = True) -> list[tuple[State, StateInfo]]:
         """Successors under several joint moves, in one call."""
-        r = self._call("Next", lambda: pb.NextRequest(
-            game_id=self.id, state=pb.State(fluents=state.fluents),
-            joint_moves=[pb.JointMove(moves=j) for j in joints], check_legal=check_legal))
-        return [(_state(s.state), _info(s.info)) for s in r.successors]
+        return self._ask(self.step_many_question(state, joints, check_legal=check_legal))
 
-    def expand(self, state: State) -> tuple[StateInfo, list[tuple[JointMove, State, StateInfo]]]:
+    def expand(self, state: State
+               ) -> tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]:
         """The state's info and every legal joint move with its successor."""
-        r = self._call("Expand", lambda: pb.ExpandRequest(
-            game_id=self.id, state=pb.State(fluents=state.fluents)))
-        children = [(tuple(c.joint_move.moves), _state(c.successor.state),
-                     _info(c.successor.info)) for c in r.children]
-        return _info(r.info), children
+        return self._ask(self.expand_question(state))
 
-    def simulate(self, state: State | None = None, *, playouts: int = 1, seed: int = 0,
-                 max_steps: int = 0, record: bool = False) -> SimulationResult:
+    def simulate(self, state: State | None = None, playouts: int = 1, seed: int = 0,
+                 max_steps: int = 1000, *, record: bool = False) -> Simulation:
         """Seeded random playouts run inside the server (from the initial state by
-        default). The seed is taken modulo 2**64, as in process; ``max_steps`` 0 is the
-        service's default (1,000).
+        default), as :meth:`reasoner.Game.simulate` plays them in process (see
+        :meth:`reasoner.core.game_view.GameView.simulate`): the same arguments, the same
+        seed taken modulo 2**64, the same :class:`~reasoner.core.walk.Simulation`;
+        ``elapsed_ms`` is the server's. ``max_steps`` 0 is the service's default (1,000).
 
         Raises:
             ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits.
         """
+        return self._ask(self.simulate_question(state, playouts, seed, max_steps,
+                                                record=record))
+
+    def summarize(self, state: State | None = None, playouts: int = 1, seed: int = 0,
+                  max_steps: int = 1000) -> PlayoutSummary:
+        """The totals of seeded random playouts run inside the server from ``state`` (the
+        initial state by default): the same playouts as :meth:`simulate`'s with the same
+        arguments, as one :class:`reasoner.core.playout_summary.PlayoutSummary` (the type
+        ``Game.summarize`` returns in process). The answer is a few hundred bytes for any
+        number of playouts: the way to ask for a million at once.
+
+        Raises:
+            ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits.
+        """
+        return self._ask(self.summarize_question(state, playouts, seed, max_steps))
+
+    def summarize_many(self, starts: Sequence[tuple[State, int]], *, seed: int = 0,
+                       max_steps: int = 1000) -> list[PlayoutSummary]:
+        """:meth:`summarize` for many states in one call: ``(state, count)`` each, start
+        ``i`` with the seed ``seed + i`` (as :meth:`simulate_many`); one summary per start."""
+        return self._ask(self.summarize_many_question(starts, seed=seed, max_steps=max_steps))
+
+    def simulate_many(self, starts: Sequence[tuple[State, int]], *, seed: int = 0,
+                      max_steps: int = 1000, record: bool = False) -> Simulation:
+        """Playouts from many states in one call: ``(state, count)`` each, start ``i`` with
+        the seed ``seed + i``; the result holds every start's playouts in order (flat Monte
+        Carlo over the children of a position is one call). Seeds and counts as
+        :meth:`simulate`'s."""
+        return self._ask(self.simulate_many_question(starts, seed=seed, max_steps=max_steps,
+                                                     record=record))
+
+    def evaluate(self, states: Sequence[State], role: str, heuristic: str,
+                 parameters: Mapping[str, object] | None = None, *, plan: bool = False,
+                 previous: State | None = None) -> list[Evaluation]:
+        """A heuristic's values of ``states`` for ``role`` (see ``EvaluateRequest`` in the
+        proto for the heuristics and their parameters), in one call: what
+        :meth:`reasoner.Game.evaluate` answers in process."""
+        return self._ask(self.evaluate_question(states, role, heuristic, parameters,
+                                                plan=plan, previous=previous))
+
+    # -- the questions: each query's request and how its answer reads -------------------
+    # (asked as calls by the methods above, and on a Session stream by GameSession)
+
+    def initial_question(self) -> Question[tuple[State, StateInfo]]:
+        return Question("InitialState", "initial_state",
+                        lambda: pb.InitialStateRequest(game_id=self.id),
+                        lambda r: (self._state(r.state), _info(r.info)))
+
+    def info_question(self, state: State) -> Question[StateInfo]:
+        return Question("Query", "query",
+                        lambda: pb.QueryRequest(game_id=self.id, state=_message(state)),
+                        lambda r: _info(r.info))
+
+    def info_many_question(self, states: Sequence[State]) -> Question[list[StateInfo]]:
+        return Question("Query", "query",
+                        lambda: pb.QueryRequest(game_id=self.id,
+                                                states=[_message(s) for s in states]),
+                        lambda r: [_info(info) for info in r.infos])
+
+    def step_question(self, state: State, joint: tuple[int, ...], *,
+                      check_legal: bool = True) -> Question[tuple[State, StateInfo]]:
+        many = self.step_many_question(state, [joint], check_legal=check_legal)
+        return Question(many.method, many.field, many.request,
+                        lambda r: many.answer(r)[0])
+
+    def step_many_question(self, state: State, joints: Sequence[tuple[int, ...]], *,
+                           check_legal: bool = True
+                           ) -> Question[list[tuple[State, StateInfo]]]:
+        return Question("Next", "next",
+                        lambda: pb.NextRequest(
+                            game_id=self.id, state=_message(state),
+                            joint_moves=[pb.JointMove(moves=j) for j in joints],
+                            check_legal=check_legal),
+                        lambda r: [(self._state(s.state), _info(s.info))
+                                   for s in r.successors])
+
+    def expand_question(self, state: State) -> Question[
+            tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]]:
+        return Question("Expand", "expand",
+                        lambda: pb.ExpandRequest(game_id=self.id, state=_message(state)),
+                        lambda r: (_info(r.info),
+                                   [(tuple(c.joint_move.moves), self._state(c.successor.state),
+                                     _info(c.successor.info)) for c in r.children]))
+
+    def simulate_question(self, state: State | None, playouts: int, seed: int,
+                          max_steps: int, *, record: bool = False) -> Question[Simulation]:
         _count("playouts", playouts)
         _count("max_steps", max_steps)
 
@@ -368,22 +479,31 @@ class RemoteGame:
             if state is None:
                 message.from_initial = True
             else:
-                message.state.fluents.extend(state.fluents)
+                message.state.CopyFrom(_message(state))
             return message
 
-        return self._simulation(request, record)
+        return Question("Simulate", "simulate", request,
+                        lambda r: self._simulation(r, record))
 
-    def summarize(self, state: State | None = None, *, playouts: int = 1, seed: int = 0,
-                  max_steps: int = 0) -> PlayoutSummary:
-        """The totals of seeded random playouts run inside the server from ``state`` (the
-        initial state by default): the same playouts as :meth:`simulate`'s with the same
-        arguments, as one :class:`reasoner.playout_summary.PlayoutSummary` (the type
-        ``Game.summarize`` returns in process). The answer is a few hundred bytes for any
-        number of playouts: the way to ask for a million at once.
+    def simulate_many_question(self, starts: Sequence[tuple[State, int]], *, seed: int,
+                               max_steps: int, record: bool) -> Question[Simulation]:
+        _count("max_steps", max_steps)
+        for index, (_, count) in enumerate(starts):
+            _count(f"starts[{index}] count", count)
 
-        Raises:
-            ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits.
-        """
+        def request() -> pb.SimulateRequest:
+            return pb.SimulateRequest(
+                game_id=self.id, seed=seed % 2**64, max_steps=max_steps,
+                record_trajectories=record,
+                columns=True, starts=[pb.SimulateStart(state=_message(s),
+                                                       playouts=count)
+                                      for s, count in starts])
+
+        return Question("Simulate", "simulate", request,
+                        lambda r: self._simulation(r, record))
+
+    def summarize_question(self, state: State | None, playouts: int, seed: int,
+                           max_steps: int) -> Question[PlayoutSummary]:
         _count("playouts", playouts)
         _count("max_steps", max_steps)
 
@@ -393,15 +513,13 @@ class RemoteGame:
             if state is None:
                 message.from_initial = True
             else:
-                message.state.fluents.extend(state.fluents)
+                message.state.CopyFrom(_message(state))
             return message
 
-        return self._summaries(request)[0]
+        return Question("Simulate", "simulate", request, lambda r: _summaries(r)[0])
 
-    def summarize_many(self, starts: Sequence[tuple[State, int]], *, seed: int = 0,
-                       max_steps: int = 0) -> list[PlayoutSummary]:
-        """:meth:`summarize` for many states in one call: ``(state, count)`` each, start
-        ``i`` with the seed ``seed + i`` (as :meth:`simulate_many`); one summary per start."""
+    def summarize_many_question(self, starts: Sequence[tuple[State, int]], *, seed: int,
+                                max_steps: int) -> Question[list[PlayoutSummary]]:
         _count("max_steps", max_steps)
         for index, (_, count) in enumerate(starts):
             _count(f"starts[{index}] count", count)
@@ -409,46 +527,34 @@ class RemoteGame:
         def request() -> pb.SimulateRequest:
             return pb.SimulateRequest(
                 game_id=self.id, seed=seed % 2**64, max_steps=max_steps, summary=True,
-                starts=[pb.SimulateStart(state=pb.State(fluents=s.fluents), playouts=count)
+                starts=[pb.SimulateStart(state=_message(s), playouts=count)
                         for s, count in starts])
 
-        return self._summaries(request)
+        return Question("Simulate", "simulate", request, _summaries)
 
-    def _summaries(self, request: Callable[[], pb.SimulateRequest]) -> list[PlayoutSummary]:
-        r = self._call("Simulate", request)
-        return [PlayoutSummary(
-            playouts=s.playouts, terminal=s.terminal, total_length=s.total_length,
-            goal_counts=tuple(dict(zip(g.values, g.playouts, strict=True)) for g in s.goals),
-            updates=s.updates) for s in r.summaries]
+    def evaluate_question(self, states: Sequence[State], role: str, heuristic: str,
+                          parameters: Mapping[str, object] | None = None, *,
+                          plan: bool = False, previous: State | None = None
+                          ) -> Question[list[Evaluation]]:
+        def request() -> pb.EvaluateRequest:
+            message = pb.EvaluateRequest(
+                game_id=self.id, role=role, heuristic=heuristic,
+                parameters={k: str(v) for k, v in (parameters or {}).items()},
+                states=[_message(s) for s in states], plan=plan)
+            if previous is not None:
+                message.previous.CopyFrom(_message(previous))
+            return message
 
-    def simulate_many(self, starts: Sequence[tuple[State, int]], *, seed: int = 0,
-                      max_steps: int = 0, record: bool = False) -> SimulationResult:
-        """Playouts from many states in one call: ``(state, count)`` each, start ``i`` with
-        the seed ``seed + i``; the result holds every start's playouts in order (flat Monte
-        Carlo over the children of a position is one call). Seeds and counts as
-        :meth:`simulate`'s."""
-        _count("max_steps", max_steps)
-        for index, (_, count) in enumerate(starts):
-            _count(f"starts[{index}] count", count)
+        return Question("Evaluate", "evaluate", request,
+                        lambda r: [Evaluation(e.value, tuple(self._plan_step(p)
+                                                             for p in e.plan))
+                                   for e in r.evaluations])
 
-        def request() -> pb.SimulateRequest:
-            return pb.SimulateRequest(
-                game_id=self.id, seed=seed % 2**64, max_steps=max_steps,
-                record_trajectories=record,
-                columns=True, starts=[pb.SimulateStart(state=pb.State(fluents=s.fluents),
-                                                       playouts=count)
-                                      for s, count in starts])
-
-        return self._simulation(request, record)
-
-    def _simulation(self, request: Callable[[], pb.SimulateRequest],
-                    record: bool) -> SimulationResult:
-        r = self._call("Simulate", request)
+    def _simulation(self, r: pb.SimulateResponse, record: bool) -> Simulation:
         columns = r.columns
-        lengths = tuple(columns.lengths)
+        lengths = list(columns.lengths)
         roles = len(self.roles)
-        flat = tuple(None if value < 0 else value for value in columns.goals)
-        trajectories: tuple[tuple[JointMove, ...], ...] = ()
+        trajectories: list[tuple[tuple[int, ...], ...]] = []
         if record:
             moves = list(columns.trajectory_moves)
             paths = []
@@ -457,10 +563,9 @@ class RemoteGame:
                 paths.append(tuple(tuple(moves[at + k * roles:at + (k + 1) * roles])
                                    for k in range(length)))
                 at += length * roles
-            trajectories = tuple(paths)
-        return SimulationResult(lengths=lengths, terminal=tuple(columns.terminal),
-                                flat_goals=flat, roles=roles, trajectories=trajectories,
-                                updates=r.updates, elapsed_ms=r.elapsed_ms)
+            trajectories = paths
+        return Simulation.of_columns(lengths, list(columns.terminal), list(columns.goals), roles,
+                                     trajectories, r.updates, r.elapsed_ms)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
         """Every atom that could ever hold, as GDL text, by relation (name, arity)."""
@@ -476,7 +581,7 @@ class RemoteGame:
             if state is None:
                 message.from_initial = True
             else:
-                message.state.fluents.extend(state.fluents)
+                message.state.CopyFrom(_message(state))
             return message
 
         r = self._call("RelaxedLayers", request)
@@ -498,25 +603,12 @@ class RemoteGame:
         return GddlFiles(str(g.domain), str(g.problem), str(g.partition),
                          int(g.multi_actions), {str(k): str(v) for k, v in g.names.items()})
 
-    def evaluate(self, states: Sequence[State], role: str, heuristic: str,
-                 parameters: Mapping[str, object] | None = None, *, plan: bool = False,
-                 previous: State | None = None) -> list[Evaluation]:
-        """A heuristic's values of ``states`` for ``role`` (see ``EvaluateRequest`` in the
-        proto for the heuristics and their parameters), in one call."""
-        def request() -> pb.EvaluateRequest:
-            message = pb.EvaluateRequest(
-                game_id=self.id, role=role, heuristic=heuristic,
-                parameters={k: str(v) for k, v in (parameters or {}).items()},
-                states=[pb.State(fluents=s.fluents) for s in states], plan=plan)
-            if previous is not None:
-                message.previous.fluents.extend(previous.fluents)
-            return message
-
-        r = self._call("Evaluate", request)
-        return [Evaluation(e.value, tuple(
-            PlanStep(p.layer, p.cost, p.text, p.role,
-                     p.move_id if p.HasField("move_id") else None) for p in e.plan))
-            for e in r.evaluations]
+    def _plan_step(self, message: pb.PlanStep) -> PlanStep:
+        """A relaxed plan's step as the engine writes it (a move's text from the table)."""
+        if not message.HasField("move_id"):
+            return PlanStep(message.layer, message.cost, message.text, message.role)
+        return PlanStep(message.layer, message.cost, message.text, message.role,
+                        self.move_texts[message.move_id], message.move_id)
 
     def analyze(self) -> Analysis:
         """What the heuristics see in the game: structures, turn-taking, teams, features

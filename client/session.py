@@ -98,13 +98,28 @@ class SessionStream:
         for _ in self._messages:
             pass
 
+    def finish(self) -> None:
+        """End the stream of requests without reading the answers (for a reader of its own,
+        who reads them through :meth:`answers` until the server ends the stream)."""
+        if not self._closed:
+            self._closed = True
+            self._requests.put(END)
+
+    def next_tag(self) -> int:
+        """The tag the next request gets."""
+        return next(self._tags)
+
     def send(self, kind: str, request: Any) -> int:
         """Send one request; returns its tag."""
-        tag = next(self._tags)
+        tag = self.next_tag()
+        self.send_tagged(tag, kind, request)
+        return tag
+
+    def send_tagged(self, tag: int, kind: str, request: Any) -> None:
+        """Send one request with a tag from :meth:`next_tag`."""
         message = pb.SessionRequest(tag=tag)
         getattr(message, kind).CopyFrom(request)
         self._requests.put(message.SerializeToString())
-        return tag
 
     def receive(self) -> tuple[int, Any]:
         """The next answer: its tag and the response, or the request's error (an instance
@@ -113,7 +128,21 @@ class SessionStream:
             message = next(self._messages)
             self._arrived.append(message)
             self._arrived.extend(message.more)
-        answer = self._arrived.popleft()
+        return self._read(self._arrived.popleft())
+
+    def answers(self) -> Iterator[tuple[int, Any]]:
+        """Every answer, as :meth:`receive` gives it, until the server ends the stream."""
+        while True:
+            if not self._arrived:
+                message = next(self._messages, None)
+                if message is None:
+                    return
+                self._arrived.append(message)
+                self._arrived.extend(message.more)
+            yield self._read(self._arrived.popleft())
+
+    @staticmethod
+    def _read(answer: pb.SessionResponse) -> tuple[int, Any]:
         kind = answer.WhichOneof("response")
         if kind == "error":
             return answer.tag, error_of(answer.error)

@@ -1,73 +1,24 @@
-"""The client's own value types: players see these, never protobuf messages.
+"""The client's value types beside the engine's: players see these, never protobuf messages.
 
-:class:`StateInfo` is the engine's own (:class:`reasoner.engine.values.StateInfo`), so a
-player reads what a state answers the same way in process and on a service.
+States, joint moves, what a state answers, playouts and heuristic values are the engine's
+own (:class:`reasoner.core.values.State`, :class:`~reasoner.core.values.JointMove`,
+:class:`~reasoner.core.values.StateInfo`, :class:`reasoner.core.walk.Simulation` with its
+:class:`~reasoner.core.walk.Playout`, :class:`reasoner.core.evaluation.Evaluation` with its
+:class:`~reasoner.core.evaluation.PlanStep`), so a player reads a game the same way in
+process and on a service; the rest are what only the service answers (GDDL and analyses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from reasoner.engine.values import StateInfo
+from reasoner.core.evaluation import Evaluation, PlanStep
+from reasoner.core.values import JointMove, State, StateInfo
+from reasoner.core.walk import Playout, Simulation
 
 __all__ = ["Analysis", "Board", "Chain", "Evaluation", "Feature", "GddlFiles", "HeuristicInfo",
-           "HeuristicParameter", "JointMove", "Order", "PlanStep", "PlayoutResult", "Quantity",
-           "SimulationResult", "State", "StateInfo", "StepCounter"]
-
-# One move id per role, in role order.
-JointMove = tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    """A game state as the sorted ids of the fluents that hold (hashable, cheap)."""
-
-    fluents: tuple[int, ...]
-
-    @classmethod
-    def of(cls, ids: Iterable[int]) -> State:
-        """A state from fluent ids in any order, duplicates allowed."""
-        return cls(tuple(sorted(set(ids))))
-
-
-@dataclass(frozen=True, slots=True)
-class PlayoutResult:
-    """One playout of a Simulate call."""
-
-    goals: tuple[int | None, ...]
-    length: int
-    terminal: bool
-    trajectory: tuple[JointMove, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SimulationResult:
-    """The playouts of a Simulate call, in columns, and the server's own figures: playout
-    ``i`` made ``lengths[i]`` joint moves, ended terminal or not (``terminal[i]``), with the
-    goal value of each role (None: none or several) ``goals[i]``; :attr:`playouts` gives
-    them one object per playout."""
-
-    lengths: tuple[int, ...]
-    terminal: tuple[bool, ...]
-    flat_goals: tuple[int | None, ...]  # playout-major: roles values per playout
-    roles: int
-    trajectories: tuple[tuple[JointMove, ...], ...]  # empty unless recorded
-    updates: int
-    elapsed_ms: float
-
-    @property
-    def goals(self) -> tuple[tuple[int | None, ...], ...]:
-        """Per playout, the goal value of each role (None: none or several)."""
-        flat, roles = self.flat_goals, self.roles
-        return tuple(flat[i:i + roles] for i in range(0, len(flat), roles))
-
-    @property
-    def playouts(self) -> tuple[PlayoutResult, ...]:
-        """One :class:`PlayoutResult` per playout."""
-        paths = self.trajectories or ((),) * len(self.lengths)
-        return tuple(PlayoutResult(goals, length, terminal, path) for goals, length, terminal,
-                     path in zip(self.goals, self.lengths, self.terminal, paths, strict=True))
+           "HeuristicParameter", "JointMove", "Order", "PlanStep", "Playout", "Quantity",
+           "Simulation", "State", "StateInfo", "StepCounter"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,26 +31,6 @@ class GddlFiles:
     partition: str
     multi_actions: int
     names: dict[str, str]
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One paid rule of a relaxed plan: its layer and cost, what it makes true, and for a
-    move its role and move id."""
-
-    layer: int
-    cost: int
-    text: str
-    role: str = ""
-    move_id: int | None = None
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A heuristic's value of one state, with the relaxed plan when asked for."""
-
-    value: float
-    plan: tuple[PlanStep, ...] = ()
 
 
 # -- AnalyzeGame ---------------------------------------------------------------------------

@@ -15,11 +15,17 @@
 State((true (count 1)))
 >>> game.is_terminal(state), game.goals(game.next_state(state, {"you": "inc"}))
 (False, {'you': 100})
+
+This package's face also wires the library together: it names the heuristics
+(:class:`reasoner.heuristics.game_heuristics.GameHeuristics`) as what a :class:`Game`
+evaluates its states with (see :mod:`reasoner.core.evaluation`), since the engine, below
+the heuristics, cannot import them.
 """
 
+from reasoner.core.evaluation import provide_heuristics
+from reasoner.core.values import JointMove, Move, State, StateInfo
 from reasoner.engine.game import Game, LoadStatistics
 from reasoner.engine.limits import Limits
-from reasoner.engine.values import JointMove, Move, State, StateInfo
 from reasoner.errors import (
     GdlError,
     GdlSyntaxError,
@@ -32,6 +38,9 @@ from reasoner.errors import (
     UnknownGameError,
     UnsupportedGdlError,
 )
+from reasoner.heuristics.game_heuristics import GameHeuristics
+
+provide_heuristics(GameHeuristics)
 
 __all__ = [
     "Game",

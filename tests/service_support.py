@@ -14,10 +14,10 @@ from typing import Any
 import grpc
 import pytest
 
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import random_playout
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import random_playout
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.app import create_server
 from reasoner.server.registry import GameRegistry

@@ -114,7 +114,8 @@ def test_heuristics_evaluate_the_initial_state(path: Path) -> None:
     fuzzy and mobility in 0..1; only extended FF may refuse (not two players, or not one
     role to move)."""
     from reasoner.errors import HeuristicError
-    from reasoner.heuristics.catalogue import HEURISTICS, GameHeuristics
+    from reasoner.heuristics.game_heuristics import GameHeuristics
+    from reasoner.heuristics.table import HEURISTICS
 
     game = bundled(path.stem)
     heuristics = GameHeuristics(game)

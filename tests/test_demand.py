@@ -19,7 +19,7 @@ import pytest
 from reasoner import Game
 from reasoner.asp.encoding import constant_text, predicate_name, term_text
 from reasoner.asp.machine import Machine
-from reasoner.engine.walk import MachineStepper, sample_states
+from reasoner.core.walk import MachineStepper, sample_states
 from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.demand import adorned_relation, demand_rules, is_adorned
 from reasoner.gdl.normal_form import flat_rules

@@ -17,7 +17,7 @@ from reasoner import (
     State,
 )
 from reasoner.arguments import ArgumentError
-from reasoner.engine.values import Move
+from reasoner.core.values import Move
 from reasoner.errors import GoalValueError
 from tests.conftest import CORPUS, GAMES, bundled
 

@@ -12,7 +12,7 @@ import pytest
 
 from reasoner import Game
 from reasoner.arguments import ArgumentError
-from reasoner.engine.values import State
+from reasoner.core.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.fuzzy import (
     FuzzyEvaluator,

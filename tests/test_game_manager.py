@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from client.ggp.game_manager import MatchRecord, ping, result_of, run_match, seats, tally
+from client.ggp.game_manager import MatchRecord, ping, run_match, seats, tally
 from client.ggp.messages import read_message
 from reasoner.cli.app import main
+from reasoner.core.outcome import outcome
 from reasoner.engine.game import Game
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
@@ -135,9 +136,9 @@ def test_seats_rotate_over_matches() -> None:
 def test_results_per_player() -> None:
     """Wins, draws and losses: the highest goal alone wins, a shared highest draws; one
     role: 100 wins, 0 loses. The tally counts replaced moves as errors."""
-    assert [result_of([100, 0], 0), result_of([100, 0], 1)] == ["win", "loss"]
-    assert result_of([50, 50, 0], 1) == "draw" and result_of([50, 50, 0], 2) == "loss"
-    assert [result_of([100], 0), result_of([0], 0), result_of([40], 0)] == [
+    assert [outcome([100, 0], 0), outcome([100, 0], 1)] == ["win", "loss"]
+    assert outcome([50, 50, 0], 1) == "draw" and outcome([50, 50, 0], 2) == "loss"
+    assert [outcome([100], 0), outcome([0], 0), outcome([40], 0)] == [
         "win", "loss", "draw"]
     with peer(lambda body: "ready" if "START" in body else "junk") as bad, \
             http_player("random") as (ours, _):

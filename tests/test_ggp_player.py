@@ -14,8 +14,8 @@ import pytest
 
 from client.ggp.messages import write_message
 from client.players import RandomPlayer
+from reasoner.core.values import StateInfo
 from reasoner.engine.game import Game
-from reasoner.engine.values import StateInfo
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
 from tests.ggp_support import http_player, post, raw_post, wait_until

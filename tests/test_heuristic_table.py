@@ -14,14 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.engine.values import State
+from reasoner.arguments import ArgumentError
+from reasoner.core.evaluation import Evaluation
+from reasoner.core.values import State
 from reasoner.errors import HeuristicError
-from reasoner.heuristics.catalogue import GameHeuristics
+from reasoner.heuristics.game_heuristics import GameHeuristics
 from reasoner.heuristics.table import (
     HEURISTICS,
-    Evaluation,
     FuzzySettings,
     Heuristic,
+    Prepared,
     Settings,
     heuristic,
     names_in_words,
@@ -146,7 +148,7 @@ class _Window(Settings):
             if self.low > self.high else None
 
 
-def _count_in_window(heuristics: GameHeuristics, role: str, settings: _Window,
+def _count_in_window(heuristics: Prepared, role: str, settings: _Window,
                      plan: bool) -> Callable[[State, State | None], Evaluation]:
     def evaluate(state: State, before: State | None) -> Evaluation:
         count = bin(state.bits).count("1")
@@ -178,11 +180,33 @@ def test_adding_a_heuristic_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "window: low, high" in parameters_in_words()
 
 
+def test_a_search_reads_a_heuristics_range_from_its_entry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A heuristic whose entry maps its values into 0..1 (as_value) is one a search can
+    value states with: the client's HeuristicValues takes the map from the table, in
+    process as on a service; one without it (a distance) is refused."""
+    from client.players.heuristic_values import VALUE_HEURISTICS, HeuristicValues
+    from reasoner.heuristics.table import value_heuristics
+
+    assert value_heuristics() == VALUE_HEURISTICS
+    entry = Heuristic("window", "whether the state has low..high fluents", _Window,
+                      _count_in_window, as_value=lambda v: v / 4)
+    monkeypatch.setitem(HEURISTICS, "window", entry)
+    game = bundled("tictactoe")
+    state, info = game.initial()
+    values = HeuristicValues("window", {"low": "1", "high": "20"})
+    assert values(game, 0, [(state, info)]) == [0.25]
+    with pytest.raises(ArgumentError) as caught:
+        HeuristicValues("hff")
+    assert (caught.value.argument, caught.value.value) == ("heuristic", "hff")
+    assert caught.value.allowed == tuple(value_heuristics())
+
+
 def test_a_sweep_of_parameters_keeps_only_the_recent_evaluators() -> None:
     """Evaluating with 20 distinct fuzzy p values keeps at most KEPT_PER_GAME fuzzy
     evaluators (a client sweeping a float parameter grew a server by 400 MB); one built
     again answers alike."""
-    from reasoner.heuristics.catalogue import KEPT_PER_GAME
+    from reasoner.heuristics.game_heuristics import KEPT_PER_GAME
 
     game = bundled("tictactoe")
     heuristics = GameHeuristics(game)

@@ -242,7 +242,7 @@ def test_heuristics_agree_on_both_backends() -> None:
     """A game on the clingo backend gets a network built for its heuristics: f_JO, fuzzy
     and h_FF give the same values as on the network backend."""
     from reasoner.engine.game import Game
-    from reasoner.heuristics.catalogue import GameHeuristics
+    from reasoner.heuristics.game_heuristics import GameHeuristics
 
     path = GAMES / "connectfour.kif"
     on_clingo, on_network = (Game.from_file(path, backend=b) for b in ("clingo", "propnet"))

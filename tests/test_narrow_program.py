@@ -127,7 +127,10 @@ def test_auto_says_why_neither_program_gives_a_network() -> None:
                           Backend.AUTO, check_stratification=True,
                           bounds=NetworkBounds(seconds=10.0, gates=50))
     assert built.backend is Backend.CLINGO
-    assert built.note == "no network: more than 50 gates (split: more than 50 gates)"
+    (step,) = built.note.steps
+    assert (step.backend, step.bound, step.then) == ("network", "size", "")
+    # The words name both refusals: the whole program's and the narrow one's.
+    assert str(built.note) == "no network: more than 50 gates (split: more than 50 gates)"
 
 
 @pytest.mark.corpus

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reasoner.core.walk import Simulation
 from reasoner.crosscheck.statistics import means_agree, outcomes_agree
 from reasoner.engine.game import Game
-from reasoner.engine.walk import Simulation
 from reasoner.errors import NoLegalMoveError, ResourceLimitError
 from reasoner.propnet import native as native_module
 from reasoner.propnet.flat import HEADER
@@ -285,8 +285,10 @@ def test_auto_falls_back_to_python_with_the_reason(monkeypatch: pytest.MonkeyPat
     text = (GAMES / "tictactoe.kif").read_text()
     game = Game.from_gdl(text)
     assert game.backend == "propnet"
-    assert "MiB a block" in game.statistics.backend_note
-    assert "so the Python network answers" in game.statistics.backend_note
+    (step,) = game.statistics.backend_reason.steps
+    assert (step.backend, step.then, step.bound) == ("native", "the Python network answers",
+                                                     "size")
+    assert game.statistics.backend_note == str(game.statistics.backend_reason)
     with pytest.raises(ResourceLimitError) as caught:
         Game.from_gdl(text, backend="native")
     assert (caught.value.reason, caught.value.network) == ("no-native-kernel", True)

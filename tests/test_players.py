@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from client import ReasonerClient, RemoteGame, State, StateInfo
-from client.game_view import GameView
 from client.match import MatchResult, MatchStep, play_match
 from client.players import MctsPlayer, Player, RandomPlayer
 from reasoner import Game
+from reasoner.core.game_view import GameView
 from reasoner.errors import IllegalMoveError
 from reasoner.server.app import create_server
 

@@ -10,9 +10,9 @@ import grpc
 import pytest
 
 from client import ReasonerClient
+from reasoner.core.playout_summary import NO_GOAL, PlayoutSummary
+from reasoner.core.walk import Simulation
 from reasoner.engine.game import Game
-from reasoner.engine.walk import Simulation
-from reasoner.playout_summary import NO_GOAL, PlayoutSummary
 from reasoner.propnet.gpu import EmulatedGpuKernel
 from reasoner.propnet.native import NativeMachine
 from reasoner.v1 import reasoner_pb2 as pb

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from reasoner.arguments import ArgumentError
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.distances import GoalDistances, plan_texts
 from reasoner.heuristics.planning import (

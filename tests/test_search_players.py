@@ -21,8 +21,8 @@ from client.players import (
 from client.players.heuristic_values import VALUE_HEURISTICS
 from client.players.player import Player
 from reasoner.arguments import ArgumentError
+from reasoner.core.values import State, StateInfo
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
 from tests.service_support import game_text
 
 _GAMES: dict[str, Game] = {}

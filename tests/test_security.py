@@ -59,7 +59,7 @@ def test_the_client_sends_the_token_on_calls_and_sessions() -> None:
             state = game.initial_state()
             with client.session() as session:
                 session.send("query", pb.QueryRequest(game_id=game.id,
-                                                      state=pb.State(fluents=state.fluents)))
+                                                      state=pb.State(fluents=state.fluent_ids())))
                 _, answer = session.receive()
             assert isinstance(answer, pb.QueryResponse) and len(answer.info.legal) == 2
         with ReasonerClient(target, timeout=CALL_TIMEOUT) as stranger, \

@@ -637,7 +637,7 @@ def test_client_invalid_state_error(client: ReasonerClient) -> None:
     test_state_with_unknown_fluent_id_is_invalid_argument)."""
     game = client.load_game(game_text("tictactoe"))
     with pytest.raises(InvalidStateError) as caught:
-        game.info(State((0, 999)))
+        game.info(State(1 | 1 << 999, game.fluents))
     assert type(caught.value) is InvalidStateError
 
 
@@ -689,7 +689,7 @@ def test_client_errors_are_reasoner_errors(client: ReasonerClient) -> None:
     game = client.load_game(game_text("tictactoe"))
     failures: list[Callable[[], object]] = [
         lambda: client.call("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID)),
-        lambda: game.info(State((999,))),
+        lambda: game.info(State(1 << 999, game.fluents)),
         lambda: client.load_game(MALFORMED),
         lambda: game.simulate(playouts=0),
     ]

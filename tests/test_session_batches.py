@@ -15,8 +15,8 @@ import pytest
 
 from client import ReasonerClient
 from client.session import END, outgoing
+from reasoner.core.walk import sample_states
 from reasoner.engine.game import Game
-from reasoner.engine.walk import sample_states
 from reasoner.errors import UnknownGameError
 from reasoner.session_batches import joined
 from reasoner.v1 import reasoner_pb2 as pb

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.instantiate import supersets
+from reasoner.asp.superset import supersets
 from tests.conftest import BUNDLED, ROOT
 
 FOUR_CELLS = """
@@ -117,10 +117,8 @@ def test_supersets_over_grpc_match_in_process() -> None:
 
 def test_relaxed_layers_of_the_four_cell_example() -> None:
     """From (cell a) the relaxed layers add b, c, d one per layer, then reach a fixpoint."""
-    from reasoner.instantiate import layers
-
     game = Game.from_gdl(FOUR_CELLS)
-    found = layers(game, game.initial_state)
+    found = game.relaxed_layers(game.initial_state)
     assert [layer.fluents for layer in found.layers] == [
         ("(cell a)",), ("(cell a)", "(cell b)"), ("(cell a)", "(cell b)", "(cell c)"),
         ("(cell a)", "(cell b)", "(cell c)", "(cell d)")]
@@ -130,10 +128,8 @@ def test_relaxed_layers_of_the_four_cell_example() -> None:
 
 def test_relaxed_layers_of_the_maze_reach_the_goal() -> None:
     """In the maze, goal 100 first becomes reachable when the gold can lie in a."""
-    from reasoner.instantiate import layers
-
     game = Game.from_file(ROOT / "games" / "maze.kif")
-    found = layers(game, game.initial_state)
+    found = game.relaxed_layers(game.initial_state)
     first = next(i for i, layer in enumerate(found.layers) if "(goal robot 100)" in layer.atoms)
     assert "(gold a)" in found.layers[first].fluents
     assert "(gold a)" not in found.layers[first - 1].fluents
@@ -144,7 +140,7 @@ def test_relaxed_layers_of_the_maze_reach_the_goal() -> None:
 def test_layers_and_instantiation_over_grpc() -> None:
     """RelaxedLayers and Instantiate rpcs answer like the in-process functions."""
     from client import ReasonerClient
-    from reasoner.instantiate import instantiate, layers
+    from reasoner.instantiate import instantiate
     from reasoner.server import create_server
 
     text = FOUR_CELLS
@@ -153,7 +149,7 @@ def test_layers_and_instantiation_over_grpc() -> None:
         with ReasonerClient(f"127.0.0.1:{port}") as client:
             remote = client.load_game(text)
             local = Game.from_gdl(text)
-            expected = layers(local, local.initial_state)
+            expected = local.relaxed_layers(local.initial_state)
             got = remote.relaxed_layers()
             assert [[remote.fluents[i] for i in fluents] for fluents, _, _ in got] == [
                 list(layer.fluents) for layer in expected.layers]

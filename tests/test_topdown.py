@@ -13,6 +13,7 @@ from reasoner import Game
 from reasoner.asp.position import id_tables
 from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
+from reasoner.core.backend_reason import ReasonStep
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.engine import backend
 from reasoner.engine.backend import build_machine
@@ -85,8 +86,9 @@ def test_auto_evaluates_a_game_too_large_to_ground_once_top_down() -> None:
     built = build_machine(translation, compute_superset(translation), description.roles,
                           "auto", False, SMALL_BOUNDS, description=description)
     assert built.backend == "topdown" and built.network is None
-    assert "more than 20,000" in built.note
-    assert "relations tabled) answered the first step in" in built.note
+    assert [(s.backend, s.bound) for s in built.note.steps] == [
+        ("network", "size"), ("clingo", "size"), ("topdown", "")]
+    assert "answered the first step in" in built.note.steps[-1].reason
     machine = built.machine
     info = machine.info(machine.init_bits)
     assert not info.terminal and info.goals == ((0,),)
@@ -103,7 +105,8 @@ def test_without_swi_prolog_auto_grounds_each_position_in_clingo(
     built = build_machine(translation, compute_superset(translation), description.roles,
                           "auto", False, SMALL_BOUNDS, description=description)
     assert built.backend == "position"
-    assert built.note.endswith("SWI-Prolog is not installed, so clingo grounds them")
+    assert built.note.steps[-1] == ReasonStep("topdown", "SWI-Prolog is not installed",
+                                              "clingo grounds them")
     assert built.machine.ground_atom_count < 1000
 
 
@@ -164,5 +167,7 @@ def test_a_bounded_load_takes_the_child_s_choice_without_trying_the_network_agai
     game = Game.from_gdl(EXPLODING, limits=Limits(seconds=120, memory_mb=4096))
     assert game.backend == "topdown"
     assert tries == []
-    assert "more than 20,000" in game.statistics.backend_note
+    first = game.statistics.backend_reason.steps[0]
+    assert (first.backend, first.bound) == ("network", "size")
+    assert game.statistics.backend_reason.steps[-1].backend == "topdown"
     assert game.statistics.network_ms > 0

@@ -6,12 +6,8 @@ answer to ``play`` is the first term of its body; one that is not a legal move (
 comes after the play clock and one second (``TO``) or not at all (``CE``: refused, closed,
 an HTTP error) is replaced by a random legal move, and the error is recorded with the
 step. ``play`` and ``stop`` carry the moves actually applied. Seats rotate over matches:
-in match ``k`` (from 0) role ``r`` is played by the player ``(r + k) mod n``.
-
->>> result_of(goals=[100, 0], seat=0)
-'win'
->>> result_of(goals=[50, 50], seat=1)
-'draw'
+in match ``k`` (from 0) role ``r`` is played by the player ``(r + k) mod n``. A player's
+wins, draws and losses are :func:`reasoner.core.outcome.outcome`'s.
 """
 
 from __future__ import annotations
@@ -26,10 +22,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from client.ggp.messages import ProtocolError, first_term, write_message
+from reasoner.core.outcome import Outcome, outcome
 from reasoner.engine.game import Game
 from reasoner.errors import ReasonerError
 
-__all__ = ["MatchRecord", "PlayerTally", "ping", "result_of", "run_match", "save", "seats",
+__all__ = ["MatchRecord", "PlayerTally", "ping", "run_match", "save", "seats",
            "tally"]
 
 # A play's answer may come this long after the play clock (GGP-Base's read timeout).
@@ -183,19 +180,6 @@ def _legal_move(game: Game, role: int, answer: str, legal: Sequence[int]) -> int
     return move if move in legal else None
 
 
-def result_of(goals: Sequence[int | None], seat: int) -> str:
-    """``win``, ``draw`` or ``loss`` for the role in ``seat``: with one role, a goal of 100
-    wins, 0 loses and anything else draws; with more, the highest goal alone wins, a
-    highest goal shared draws, anything else loses."""
-    own = goals[seat]
-    mine = own if own is not None else -1
-    if len(goals) == 1:
-        return "win" if mine == 100 else "loss" if mine <= 0 else "draw"
-    others = [g if g is not None else -1 for i, g in enumerate(goals) if i != seat]
-    best = max(others)
-    return "win" if mine > best else "draw" if mine == best else "loss"
-
-
 @dataclass
 class PlayerTally:
     """One player's results over matches."""
@@ -222,10 +206,10 @@ def tally(records: Sequence[MatchRecord]) -> list[PlayerTally]:
             entry.matches += 1
             goal = record.goals[seat]
             entry.goal_sum += goal if goal is not None else 0
-            outcome = result_of(record.goals, seat)
-            entry.wins += outcome == "win"
-            entry.draws += outcome == "draw"
-            entry.losses += outcome == "loss"
+            ended = outcome(record.goals, seat)
+            entry.wins += ended == Outcome.WIN
+            entry.draws += ended == Outcome.DRAW
+            entry.losses += ended == Outcome.LOSS
             entry.errors += sum(1 for step in record.errors if step[seat])
             entry.errors += bool(record.start_errors and record.start_errors[seat])
     return list(found.values())

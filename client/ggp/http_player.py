@@ -39,12 +39,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from client.game_view import GameView
 from client.ggp.messages import Message, ProtocolError, read_message
 from client.players.player import Player
 from client.players.strategies import STRATEGIES, make_player
 from client.reasoner_client import ReasonerClient
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 from reasoner.errors import ReasonerError
 
 __all__ = ["STRATEGIES", "GgpPlayer", "make_player", "serve_player"]

@@ -1,9 +1,10 @@
 """Players: a search loop behind one small protocol.
 
-A :class:`Player` is started with a :class:`~client.RemoteGame` and its role, then asked for
-a move id in each state where it has a choice; :func:`client.match.play_match` runs the
-match. Players receive the game, a seeded :class:`random.Random` and (for search) an
-:class:`Evaluator`; they never see protobuf types.
+A :class:`Player` is started with a game (a :class:`~client.RemoteGame` or a
+:class:`reasoner.Game`, seen alike through :class:`reasoner.core.game_view.GameView`) and its
+role, then asked for a move id in each state where it has a choice;
+:func:`client.match.play_match` runs the match. Players receive the game, a seeded
+:class:`random.Random` and (for search) an :class:`Evaluator`; they never see protobuf types.
 
 >>> import random
 >>> from client.players import MctsPlayer, RandomPlayer

@@ -30,9 +30,9 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import HeuristicValues
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 __all__ = ["AlphaBetaPlayer"]
 

@@ -35,10 +35,10 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import RawHeuristics
 from reasoner.arguments import ArgumentError
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 from reasoner.errors import HeuristicError
 
 __all__ = ["PROOF_HEURISTICS", "Proof", "prove"]

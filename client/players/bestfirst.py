@@ -23,9 +23,9 @@ import time
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from client.game_view import GameView
 from client.players.heuristic_values import HeuristicValues
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 __all__ = ["BestFirstPlayer"]
 

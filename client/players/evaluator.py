@@ -12,15 +12,13 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
-from client.game_view import GameView
-from client.reasoner_client import RemoteGame
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import random_playout
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 __all__ = ["Evaluator", "SimulateEvaluator", "goal_values"]
 
-# The step bound of an in-process playout when none is given (the service's default).
-_IN_PROCESS_MAX_STEPS = 1000
+# The step bound of a playout when none is given (the service's default).
+DEFAULT_MAX_STEPS = 1000
 
 
 class Evaluator(Protocol):
@@ -37,17 +35,17 @@ def goal_values(goals: Sequence[int | None]) -> tuple[float, ...]:
 
 
 class SimulateEvaluator:
-    """The mean goal values of seeded random playouts: run by the server in one
-    ``Simulate`` call for a game on a service, by :mod:`reasoner.engine.walk` for a game in
-    process.
+    """The mean goal values of seeded random playouts, from the game's own
+    :meth:`~reasoner.core.game_view.GameView.simulate`: one ``Simulate`` call for a game on
+    a service, the game's backend for a game in process (the same playouts for a seed).
 
     A terminal state is worth its goal values; no call is made for it.
     """
 
     def __init__(self, rollouts: int = 1, *, max_steps: int = 0) -> None:
         """Args:
-            rollouts: Playouts per evaluated state, run in one ``Simulate`` call.
-            max_steps: Steps after which a playout stops (0: the server's default); a
+            rollouts: Playouts per evaluated state, run in one ``simulate`` call.
+            max_steps: Steps after which a playout stops (0: 1,000, the service's default); a
                 playout cut off is worth the goal values of the state it stopped in.
         """
         if rollouts < 1:
@@ -59,19 +57,10 @@ class SimulateEvaluator:
                  rng: random.Random) -> tuple[float, ...]:
         if info.terminal:
             return goal_values([info.goal(r) for r in range(len(info.goals))])
-        seed = rng.getrandbits(63)
         roles = range(len(game.roles))
-        if isinstance(game, RemoteGame):
-            result = game.simulate(state, playouts=self.rollouts, seed=seed,  # type: ignore[arg-type]
-                                   max_steps=self.max_steps)
-            ends = [playout.goals for playout in result.playouts]
-        else:
-            walk = random.Random(seed)
-            steps = self.max_steps or _IN_PROCESS_MAX_STEPS
-            ends = []
-            for _ in range(self.rollouts):
-                last = random_playout(game, state, walk, steps).info
-                ends.append(tuple(last.goal(r) for r in roles))
+        result = game.simulate(state, self.rollouts, rng.getrandbits(63),
+                               self.max_steps or DEFAULT_MAX_STEPS)
+        ends = [playout.goals for playout in result.playouts]
         totals = [0.0] * len(roles)
         for goals in ends:
             for r, value in enumerate(goal_values(goals)):

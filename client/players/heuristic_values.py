@@ -1,18 +1,11 @@
 """``HeuristicValues``: a heuristic of the service as a search's value of states, in 0..1.
 
-For a game on a service the states of one request are valued in one ``Evaluate`` call; for
-a game in process by :class:`reasoner.heuristics.catalogue.GameHeuristics`. A terminal
-state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1:
-
-========================  =========================  ==============================
-heuristic                 its values                 as a value
-========================  =========================  ==============================
-``fuzzy``                 0..1                       as it is
-``mobility``,             0..1                       as it is
-``inverse-mobility``
-``fjo``                   -50..50                    (v + 50) / 100
-``feature``               about 1..99 (goal units)   v / 100
-========================  =========================  ==============================
+The game values the states itself (:meth:`reasoner.core.game_view.GameView.evaluate`): a
+game on a service in one ``Evaluate`` call, a game in process with its heuristics. A terminal
+state is worth its goal value / 100 and is never sent. Each heuristic's range maps to 0..1
+as its entry in the one heuristics table says (``as_value`` of
+:data:`reasoner.heuristics.table.HEURISTICS`: fuzzy and mobility as they are, fjo's -50..50
+as (v + 50) / 100, a feature's goal units as v / 100).
 
 The distance heuristics (``hff``, ``hmax``, ``hadd``, ``extended-ff``) are costs, not
 values, and are refused here (AO* takes them).
@@ -25,42 +18,26 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from client.game_view import GameView
-from client.reasoner_client import RemoteGame
 from reasoner.arguments import ArgumentError
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
+from reasoner.heuristics.table import value_heuristics
 
 __all__ = ["VALUE_HEURISTICS", "HeuristicEvaluator", "HeuristicValues", "RawHeuristics"]
 
-# Each heuristic that values a state, with the map of its values into 0..1.
-VALUE_HEURISTICS: dict[str, Callable[[float], float]] = {
-    "fuzzy": lambda v: v,
-    "mobility": lambda v: v,
-    "inverse-mobility": lambda v: v,
-    "fjo": lambda v: (v + 50.0) / 100.0,
-    "feature": lambda v: v / 100.0,
-}
+# Each heuristic that values a state, with the map of its values into 0..1: read from the
+# heuristics table.
+VALUE_HEURISTICS: dict[str, Callable[[float], float]] = value_heuristics()
 
 
 class RawHeuristics:
-    """A heuristic's values of states as it gives them, on either kind of game: one
-    ``Evaluate`` call for a game on a service, the game's own
-    :class:`~reasoner.heuristics.catalogue.GameHeuristics` (built once) in process."""
-
-    def __init__(self) -> None:
-        self._local: Any = None  # GameHeuristics of the last in-process game
+    """A heuristic's values of states as it gives them, from the game's own
+    :meth:`~reasoner.core.game_view.GameView.evaluate`: one ``Evaluate`` call for a game on
+    a service, the game's heuristics (built once) in process."""
 
     def __call__(self, game: GameView[Any], role: str, heuristic: str,
                  states: Sequence[Hashable], parameters: Mapping[str, object]) -> list[float]:
-        if isinstance(game, RemoteGame):
-            return [e.value for e in game.evaluate(states, role, heuristic,  # type: ignore[arg-type]
-                                                   parameters)]
-        from reasoner.heuristics.catalogue import GameHeuristics
-
-        if self._local is None or self._local.game is not game:
-            self._local = GameHeuristics(game)  # type: ignore[arg-type]
-        text = {k: str(v) for k, v in parameters.items()}
-        return [e.value for e in self._local.evaluate(heuristic, role, states, text)]
+        return [e.value for e in game.evaluate(states, role, heuristic, parameters)]
 
 
 class HeuristicValues:
@@ -68,14 +45,14 @@ class HeuristicValues:
 
     def __init__(self, heuristic: str = "fuzzy",
                  parameters: Mapping[str, object] | None = None) -> None:
-        if heuristic not in VALUE_HEURISTICS:
+        scales = value_heuristics()
+        if heuristic not in scales:
             raise ArgumentError(f"heuristic {heuristic!r} gives no values to search with; "
-                                f"the ones that do are {', '.join(VALUE_HEURISTICS)}",
-                                argument="heuristic", value=heuristic,
-                                allowed=tuple(VALUE_HEURISTICS))
+                                f"the ones that do are {', '.join(scales)}",
+                                argument="heuristic", value=heuristic, allowed=tuple(scales))
         self.heuristic = heuristic
         self.parameters = dict(parameters or {})
-        self._scale = VALUE_HEURISTICS[heuristic]
+        self._scale = scales[heuristic]
         self._raw = RawHeuristics()
 
     def __call__(self, game: GameView[Any], role: int,

@@ -29,12 +29,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from client.game_view import GameView
 from client.players.evaluator import Evaluator, SimulateEvaluator, goal_values
-from client.values import JointMove
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 State = Hashable  # the game's own state value
+Joint = tuple[int, ...]  # one move id per role, in role order
 
 __all__ = ["MctsPlayer"]
 
@@ -49,7 +49,7 @@ class _Node:
     counts: list[list[int]] = field(default_factory=list)
     totals: list[list[float]] = field(default_factory=list)
     # Successor per joint move; None until the node is first passed through.
-    children: dict[JointMove, State] | None = None
+    children: dict[Joint, State] | None = None
     # True when ``children`` holds every legal joint move (the node was expanded in full).
     complete: bool = False
     # Exact values per role, once known (a terminal state or a dead end: its goals).
@@ -234,7 +234,7 @@ class MctsPlayer:
         hopeless = node.hopeless[role]
         return [i for i in range(len(node.counts[role])) if i not in hopeless]
 
-    def _successor(self, state: State, node: _Node, joint: JointMove) -> State:
+    def _successor(self, state: State, node: _Node, joint: Joint) -> State:
         """The successor under ``joint``, with its node in the table (made from the info
         that ``Expand`` or ``Next`` returns along with it)."""
         if node.children is None:
@@ -264,7 +264,7 @@ class MctsPlayer:
         position = [{move: i for i, move in enumerate(moves)} for moves in legal]
         winning = [set(range(len(moves))) for moves in legal]
         losing = [set(range(len(moves))) for moves in legal]
-        children: list[tuple[JointMove, tuple[float, ...] | None]] = [
+        children: list[tuple[Joint, tuple[float, ...] | None]] = [
             (joint, self._table[child].proven) for joint, child in node.children.items()]
         for joint, proven in children:
             for r in roles:

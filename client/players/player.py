@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from client.game_view import GameView
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 __all__ = ["Player"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from client.game_view import GameView
-from reasoner.engine.values import StateInfo
+from reasoner.core.game_view import GameView
+from reasoner.core.values import StateInfo
 
 __all__ = ["RandomPlayer"]
 

@@ -23,9 +23,9 @@ from reasoner.asp.stratification import GroundDependencies
 from reasoner.asp.superset import Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
-from reasoner.engine.state_cache import StateCache
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
+from reasoner.core.state_cache import StateCache
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import GdlValidationError, GoalValueError
 
 __all__ = ["Machine"]
@@ -182,7 +182,7 @@ class Machine:
     def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
         """Seeded random playouts from ``bits``, one after another (see
-        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        :func:`reasoner.core.walk.simulate_sequentially`)."""
         return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
                                      record, check)
 

@@ -23,9 +23,9 @@ from reasoner.asp.encoding import constant_text, predicate_name, relation_name
 from reasoner.asp.superset import GroundingBudget, Superset, ground_within, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import NEXT_SUFFIX, Translation
-from reasoner.engine.state_cache import StateCache
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import MachineStepper, Simulation, simulate_sequentially
+from reasoner.core.state_cache import StateCache
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError
 from reasoner.gdl.demand import adorned_relation
 
@@ -123,7 +123,7 @@ class PositionMachine:
     def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
         """Seeded random playouts from ``bits``, one after another (see
-        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        :func:`reasoner.core.walk.simulate_sequentially`)."""
         return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
                                      record, check)
 

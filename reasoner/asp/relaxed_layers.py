@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 import clingo
 
-from reasoner.asp.superset import Superset, new_control
+from reasoner.asp.superset import Superset, compute_superset, new_control
 from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
-from reasoner.asp.translate import Translation
+from reasoner.asp.translate import Translation, translate
+from reasoner.gdl.syntax import GameDescription
 
-__all__ = ["RelaxedLayer", "RelaxedLayers", "relaxed_layers"]
+__all__ = ["RelaxedLayer", "RelaxedLayers", "description_layers", "relaxed_layers"]
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,12 @@ def relaxed_layers(translation: Translation, superset: Superset, state: Iterable
             break
         current = following
     return RelaxedLayers(tuple(layers), fixpoint, time.perf_counter() - start)
+
+
+def description_layers(description: GameDescription, fluents: Iterable[str],
+                       max_layers: int = 100) -> RelaxedLayers:
+    """The relaxed layers of a validated game from a state given as fluent texts, every
+    relation kept (goal and terminal too, so that the layers show when a goal value first
+    becomes reachable), until nothing new appears or ``max_layers``."""
+    translation = translate(description, relaxed_everything=True)
+    return relaxed_layers(translation, compute_superset(translation), fluents, max_layers)

@@ -16,10 +16,23 @@ from reasoner.asp.symbols import (
     symbol_to_gdl,
     symbol_tree,
 )
-from reasoner.asp.translate import Translation
+from reasoner.asp.translate import Translation, translate
+from reasoner.gdl.parser import parse_gdl
+from reasoner.gdl.syntax import GameDescription
+from reasoner.gdl.validation import validate
 
-__all__ = ["AtomSuperset", "GroundingBudget", "OverBudget", "PortableSuperset", "Superset",
-           "compute_atom_superset", "compute_superset", "new_control"]
+__all__ = [
+    "AtomSuperset",
+    "GroundingBudget",
+    "OverBudget",
+    "PortableSuperset",
+    "Superset",
+    "compute_atom_superset",
+    "compute_superset",
+    "description_supersets",
+    "new_control",
+    "supersets",
+]
 
 
 def _quiet(code: clingo.MessageCode, message: str) -> None:
@@ -182,3 +195,25 @@ def compute_atom_superset(translation: Translation) -> AtomSuperset:
         atoms={sig: tuple(sorted(texts)) for sig, texts in sorted(groups.items())},
         fluents=tuple(sorted(fluents)), moves=tuple(sorted(moves)),
         seconds=time.perf_counter() - start)
+
+
+def supersets(text: str, *, case_sensitive: bool = False, strict: bool = False) -> AtomSuperset:
+    """Every fluent, move and auxiliary atom of a GDL game that could ever hold (negative
+    literals dropped, ``distinct`` kept, every legal move possible and every ``next``
+    fluent a possible fluent until nothing changes: docs/semantics/instantiation.md, after
+    Kissmann and Edelkamp). Whatever can hold in the real game is in it, which may hold
+    more (every king move, attacked or not).
+
+    Raises:
+        GdlError: the text is not valid GDL.
+    """
+    description = parse_gdl(text, case_sensitive=case_sensitive)
+    validate(description, strict=strict)
+    return description_supersets(description)
+
+
+def description_supersets(description: GameDescription) -> AtomSuperset:
+    """The supersets of an already validated game (see :func:`supersets`)."""
+    # No unfolding: every auxiliary relation of the source keeps its atoms.
+    return compute_atom_superset(translate(description, unfold_calls=False,
+                                           relaxed_everything=True))

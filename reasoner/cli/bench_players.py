@@ -54,9 +54,9 @@ def _pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
 
 
 def _bench_players(args: argparse.Namespace) -> int:
-    from client.ggp.game_manager import result_of
     from client.match import play_match
     from client.players.strategies import STRATEGIES, make_player
+    from reasoner.core.outcome import outcome
     from reasoner.engine.game import Game
 
     players = [p for p in args.players.split(",") if p]
@@ -85,7 +85,7 @@ def _bench_players(args: argparse.Namespace) -> int:
                 result = play_match(game, seated, seconds=args.seconds)
                 goal = result.goals[seat]
                 goals.append(float(goal) if goal is not None else 0.0)
-                outcomes[result_of(result.goals, seat)] += 1
+                outcomes[outcome(result.goals, seat)] += 1
             mean = statistics.fmean(goals)
             half = (1.96 * statistics.stdev(goals) / math.sqrt(len(goals))
                     if len(goals) > 1 else 0.0)

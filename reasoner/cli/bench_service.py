@@ -85,9 +85,8 @@ def _client(target: str, text: str, pattern: str, batch: int, seconds: float, se
             results: Any) -> None:
     """One client process: the pattern's calls for ``seconds``; puts (steps, latencies)."""
     from client import ReasonerClient
-    from client.values import State
+    from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
     from reasoner.v1 import reasoner_pb2 as pb
 
     local = Game.from_gdl(text)
@@ -104,9 +103,9 @@ def _client(target: str, text: str, pattern: str, batch: int, seconds: float, se
                 fluents, joint = pairs[i % len(pairs)]
                 start = time.perf_counter()
                 if pattern == "unary-query":
-                    game.info(State(tuple(fluents)))
+                    game.info(local.state_from_ids(fluents))
                 else:
-                    game.step(State(tuple(fluents)), joint, check_legal=False)
+                    game.step(local.state_from_ids(fluents), joint, check_legal=False)
                 latencies.append((time.perf_counter() - start) * 1e3)
                 steps += 1
                 i += 1

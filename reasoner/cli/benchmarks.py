@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.core.walk import MachineStepper, random_playout, sample_states
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.walk import MachineStepper, random_playout, sample_states
 from reasoner.errors import ResourceLimitError
 from reasoner.propnet.machine import PropnetMachine
 
@@ -408,7 +408,6 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
     import threading
 
     from client.reasoner_client import ReasonerClient
-    from client.values import State as RemoteState
 
     stem = Path(name).stem
     local = Game.from_gdl(text)
@@ -438,7 +437,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
                             i = index * 997
                             while time.perf_counter() < deadline:
                                 fluents, joint = pairs[i % len(pairs)]
-                                state = RemoteState(fluents)
+                                state = local.state_from_ids(fluents)
                                 start = time.perf_counter()
                                 if method == "Query":
                                     game.info(state)

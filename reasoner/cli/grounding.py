@@ -73,8 +73,8 @@ def register(commands: Commands) -> None:
 
 def _supersets(text: str, name: str, shown: bool | None) -> AtomSuperset:
     """The work of ``supersets``, in the bounded child."""
+    from reasoner.asp.superset import supersets
     from reasoner.cli.progress import PhaseProgress
-    from reasoner.instantiate.supersets import supersets
 
     phases = PhaseProgress(f"supersets {name}", enabled=shown)
     try:

@@ -20,13 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.game_view import GameView
 from client.match import play_match
 from client.players import Player, RandomPlayer
+from reasoner.core.game_view import GameView
+from reasoner.core.outcome import Outcome, outcome
+from reasoner.core.values import State, StateInfo
+from reasoner.core.walk import random_playout
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
-from reasoner.engine.walk import random_playout
-from reasoner.heuristics.catalogue import GameHeuristics, heuristic
+from reasoner.heuristics.game_heuristics import GameHeuristics
+from reasoner.heuristics.table import heuristic
 
 __all__ = ["GreedyPlayer", "MatchTally", "evaluation_rate", "greedy_against_random",
            "playout_rate"]
@@ -101,8 +103,8 @@ class MatchTally:
     """Results of one player over several matches, from its own seat's goal values."""
 
     matches: int
-    wins: int  # its goal value above every other role's
-    draws: int  # equal to the best other role's
+    wins: int  # see reasoner.core.outcome.outcome
+    draws: int
     losses: int
     mean_goal: float
 
@@ -128,14 +130,10 @@ def greedy_against_random(heuristics: GameHeuristics, name: str | None, matches:
             players[index] = GreedyPlayer(heuristics, name,
                                           random.Random(f"{seed}/{match}/greedy"), parameters)
         result = play_match(game, players, max_steps=max_steps)
-        values = [0 if goal is None else goal for goal in result.goals]
-        mine = values[index]
-        best_other = max((v for r, v in enumerate(values) if r != index), default=0)
-        total += mine
-        if mine > best_other:
-            wins += 1
-        elif mine == best_other:
-            draws += 1
-        else:
-            losses += 1
+        goal = result.goals[index]
+        total += 0 if goal is None else goal
+        ended = outcome(result.goals, index)
+        wins += ended == Outcome.WIN
+        draws += ended == Outcome.DRAW
+        losses += ended == Outcome.LOSS
     return MatchTally(matches, wins, draws, losses, total / matches if matches else 0.0)

@@ -27,8 +27,8 @@ from reasoner.errors import ReasonerError
 from reasoner.heuristics.table import names_in_words, parameters_in_words
 
 if TYPE_CHECKING:
+    from reasoner.core.values import State
     from reasoner.engine.game import Game
-    from reasoner.engine.values import State
 
 __all__ = ["HEURISTIC_BENCH", "register"]
 
@@ -124,7 +124,7 @@ def _play_steps(game: Game, steps: Sequence[str]) -> tuple[State, State | None]:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from reasoner.engine.game import Game
-    from reasoner.heuristics.catalogue import GameHeuristics
+    from reasoner.heuristics.game_heuristics import GameHeuristics
 
     game = Game.from_gdl(read(args.game), limits=limits(args))
     state, before = _play_steps(game, args.moves)
@@ -201,9 +201,10 @@ def _bench_heuristics(args: argparse.Namespace) -> int:
         greedy_against_random,
         playout_rate,
     )
+    from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
-    from reasoner.heuristics.catalogue import GameHeuristics, parse_parameters
+    from reasoner.heuristics.game_heuristics import GameHeuristics
+    from reasoner.heuristics.table import parse_parameters
 
     names = [n.strip() for n in args.heuristics.split(",") if n.strip()]
     try:

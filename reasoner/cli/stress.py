@@ -90,8 +90,8 @@ def _stress(args: argparse.Namespace) -> int:
     import grpc
 
     from reasoner.cli.benchmarks import percentile
+    from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
-    from reasoner.engine.walk import sample_states
     from reasoner.v1 import reasoner_pb2 as pb
     from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 

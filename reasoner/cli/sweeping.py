@@ -25,11 +25,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.core.walk import random_playout
 from reasoner.corpus import Fate, run_folder
 from reasoner.engine.game import Game
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
-from reasoner.engine.walk import random_playout
 from reasoner.errors import (
     GdlError,
     GoalError,

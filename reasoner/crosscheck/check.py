@@ -3,7 +3,7 @@ every state (docs/semantics/crosschecking.md).
 
 At every state both are asked for terminal; in a terminal state for the goal values of every
 role, otherwise for the legal moves of every role; then one joint move is drawn from our
-legal moves (:func:`reasoner.engine.walk.pick_joint` over each role's moves sorted by text)
+legal moves (:func:`reasoner.core.walk.pick_joint` over each role's moves sorted by text)
 and both compute the successor. The first difference ends a playout; of all
 playouts, the disagreement reached in the fewest steps is reported, with the joint moves
 that reproduce it from the initial state. Supersets (fluents, moves, every relation's atoms)
@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from reasoner.core.walk import pick_joint
 from reasoner.crosscheck.sides import Side
 from reasoner.crosscheck.trace import (
     TraceError,
@@ -26,7 +27,6 @@ from reasoner.crosscheck.trace import (
     write_header,
     write_step,
 )
-from reasoner.engine.walk import pick_joint
 
 __all__ = ["CrossCheck", "Disagreement", "compare_sides", "compare_supersets",
            "compare_trace"]

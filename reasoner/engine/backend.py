@@ -41,8 +41,9 @@ from reasoner.asp.machine import Machine
 from reasoner.asp.position import PositionMachine, id_tables
 from reasoner.asp.superset import Superset
 from reasoner.asp.translate import Translation
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import Simulation
+from reasoner.core.backend_reason import BackendReason, ReasonStep
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.errors import GdlValidationError, ReferenceFailure, ResourceLimitError
 from reasoner.gdl.syntax import GameDescription
 from reasoner.propnet.machine import PropnetMachine
@@ -122,7 +123,7 @@ class BuiltMachine:
 
     machine: StateMachine
     backend: Backend  # CLINGO, PROPNET, POSITION or TOPDOWN
-    note: str  # why auto chose clingo or position; empty otherwise
+    note: BackendReason  # why auto settled for this backend; empty otherwise
     network_ms: float
 
     @property
@@ -158,23 +159,23 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
         ReferenceFailure: ``topdown`` was asked for and SWI-Prolog is missing or fails.
     """
     backend = check_backend(backend)
-    note = ""
+    note = BackendReason()
     network_ms = 0.0
     if backend == Backend.POSITION:
-        return _position(translation, superset, roles, "", network_ms)
+        return _position(translation, superset, roles, note, network_ms)
     if backend == Backend.TOPDOWN:
         if description is None:
             raise ValueError("the topdown backend needs the game's description")
         topdown = _topdown(description, superset, roles)
         topdown.info(topdown.init_bits)
-        return BuiltMachine(topdown, Backend.TOPDOWN, "", network_ms)
+        return BuiltMachine(topdown, Backend.TOPDOWN, note, network_ms)
     auto_bounds = bounds or AUTO_BOUNDS
     if backend == Backend.AUTO and superset.atom_count > auto_bounds.rules:
         # The game's program has at least an instance per atom of its relaxed superset.
-        return _by_position(translation, superset, roles, description,
-                            f"the relaxed superset alone has {superset.atom_count:,} atoms, "
-                            f"more than the network's {auto_bounds.rules:,} rules, so each "
-                            "position is evaluated as it is asked", network_ms)
+        return _by_position(translation, superset, roles, description, note.then(ReasonStep(
+            "network", f"the relaxed superset alone has {superset.atom_count:,} atoms, more "
+            f"than the network's {auto_bounds.rules:,} rules",
+            "each position is evaluated as it is asked", "size")), network_ms)
     if backend != Backend.CLINGO:
         start = time.perf_counter()
         # The whole program first; where its network grows past the bounds or past
@@ -205,16 +206,19 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
                 break
         if built is not None:
             return network_machine(built, backend, (time.perf_counter() - start) * 1e3)
-        note = str(failures[0])
+        failed = str(failures[0])
         if len(failures) > 1:
-            note += f" (split: {str(failures[1]).removeprefix('no network: ')})"
+            failed += f" (split: {str(failures[1]).removeprefix('no network: ')})"
         if backend in (Backend.PROPNET, Backend.NATIVE):
-            raise ResourceLimitError(note, failures[0].bound, failures[0].relation,
+            raise ResourceLimitError(failed, failures[0].bound, failures[0].relation,
                                      network=True)
+        note = note.then(ReasonStep("network", failed, bound=str(failures[0].bound or ""),
+                                    relation=failures[0].relation or ""))
         network_ms = (time.perf_counter() - start) * 1e3
         if grounded is None:
-            note += "; the program is too large to ground once, so each position is " \
-                "evaluated as it is asked"
+            note = note.then(ReasonStep("clingo", "the program is too large to ground once",
+                                        "each position is evaluated as it is asked",
+                                        str(failures[-1].bound or "")))
             if backend == Backend.AUTO:
                 return _by_position(translation, superset, roles, description, note,
                                     network_ms)
@@ -227,7 +231,7 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
 
 
 def network_machine(network: Network, backend: Backend, network_ms: float,
-                    note: str = "") -> BuiltMachine:
+                    note: BackendReason | None = None) -> BuiltMachine:
     """The machine of a built network: the native kernel's (``native``, and ``auto`` where
     the kernel takes the network) or the generated Python's (``propnet``, and ``auto``
     otherwise, saying why).
@@ -235,6 +239,7 @@ def network_machine(network: Network, backend: Backend, network_ms: float,
     Raises:
         ResourceLimitError: ``native`` was asked for and the kernel cannot take the network.
     """
+    note = note or BackendReason()
     if backend in (Backend.NATIVE, Backend.AUTO):
         refusal = native_refusal(network)
         if not refusal:
@@ -248,16 +253,14 @@ def network_machine(network: Network, backend: Backend, network_ms: float,
         if backend == Backend.NATIVE:
             raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True,
                                      reason="no-native-kernel")
-        said = f"{refusal}, so the Python network answers"
-        if said not in note:
-            note = "; ".join(filter(None, [note, said]))
+        note = note.then(ReasonStep("native", refusal, "the Python network answers", "size"))
     propnet = PropnetMachine(network)
     propnet.info(propnet.init_bits)
     return BuiltMachine(propnet, Backend.PROPNET, note, network_ms)
 
 
-def _position(translation: Translation, superset: Superset, roles: Sequence[str], note: str,
-              network_ms: float) -> BuiltMachine:
+def _position(translation: Translation, superset: Superset, roles: Sequence[str],
+              note: BackendReason, network_ms: float) -> BuiltMachine:
     machine = PositionMachine(translation, superset, roles)
     machine.info(machine.init_bits)
     return BuiltMachine(machine, Backend.POSITION, note, network_ms)
@@ -282,7 +285,7 @@ def _first_step(machine: StateMachine) -> float:
 
 
 def _by_position(translation: Translation, superset: Superset, roles: Sequence[str],
-                 description: GameDescription | None, note: str,
+                 description: GameDescription | None, note: BackendReason,
                  network_ms: float) -> BuiltMachine:
     """Auto's last resort, position by position: top-down where it answers the initial
     state and a first step, else clingo.
@@ -300,12 +303,16 @@ def _by_position(translation: Translation, superset: Superset, roles: Sequence[s
         except (ReferenceFailure, ResourceLimitError, GdlValidationError) as error:
             if topdown is not None:
                 topdown.close()
-            note += f"; top-down evaluation refused the game ({error}), so clingo grounds them"
+            note = note.then(ReasonStep("topdown",
+                                        f"top-down evaluation refused the game ({error})",
+                                        "clingo grounds them"))
         else:
             tabled = "every relation" if topdown.tabled else "recursive relations"
-            note += (f"; top-down evaluation ({tabled} tabled) answered the first step in "
-                     f"{seconds * 1e3:.0f} ms")
+            note = note.then(ReasonStep(
+                "topdown", f"top-down evaluation ({tabled} tabled) answered the first step "
+                f"in {seconds * 1e3:.0f} ms"))
             return BuiltMachine(topdown, Backend.TOPDOWN, note, network_ms)
     else:
-        note += "; SWI-Prolog is not installed, so clingo grounds them"
+        note = note.then(ReasonStep("topdown", "SWI-Prolog is not installed",
+                                    "clingo grounds them"))
     return _position(translation, superset, roles, note, network_ms)

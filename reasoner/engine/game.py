@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reasoner.arguments import ArgumentError
+from reasoner.asp.relaxed_layers import RelaxedLayers, description_layers
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
+from reasoner.core.backend_reason import BackendReason
+from reasoner.core.evaluation import Evaluation, StateHeuristics, heuristics_of
+from reasoner.core.playout_summary import PlayoutSummary
+from reasoner.core.values import JointMove, Move, State, StateInfo, move_key
+from reasoner.core.walk import Simulation
 from reasoner.engine.backend import (
     Backend,
     BuiltMachine,
@@ -21,8 +28,6 @@ from reasoner.engine.backend import (
     network_machine,
 )
 from reasoner.engine.limits import Limits, run_bounded
-from reasoner.engine.values import JointMove, Move, State, StateInfo, move_key
-from reasoner.engine.walk import Simulation
 from reasoner.errors import (
     GdlSyntaxError,
     GoalError,
@@ -34,7 +39,6 @@ from reasoner.errors import (
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
-from reasoner.playout_summary import PlayoutSummary
 from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics", "ProbedLoad"]
@@ -61,9 +65,15 @@ class LoadStatistics:
     rules: int
     ground_atoms: int
     backend: Backend = Backend.CLINGO  # the backend that answers: CLINGO, PROPNET or POSITION
-    backend_note: str = ""  # why "auto" settled for clingo or position
+    # Why "auto" settled for this backend (no steps where its first choice answers).
+    backend_reason: BackendReason = field(default_factory=BackendReason)
     network_ms: float = 0.0  # of ground_ms: building the network (or trying to)
     network: NetworkSize | None = None
+
+    @property
+    def backend_note(self) -> str:
+        """:attr:`backend_reason` in words (empty where the first choice answers)."""
+        return str(self.backend_reason)
 
     @property
     def total_ms(self) -> float:
@@ -120,6 +130,8 @@ class Game:
         self._move_role = machine.move_role
         self._transition = machine.transition  # bound once: step is the playouts' hot path
         self.initial_state = State(machine.init_bits, self.fluents)
+        self._heuristics: StateHeuristics | None = None  # built on the first evaluate
+        self._heuristics_lock = threading.Lock()
 
     # -- construction --------------------------------------------------------------------
 
@@ -360,6 +372,12 @@ class Game:
         """The initial state and what it answers."""
         return self.initial_state, self._info(self.initial_state)
 
+    def relaxed_layers(self, state: State, max_layers: int = 100) -> RelaxedLayers:
+        """The relaxed layers from ``state`` until nothing new appears (or ``max_layers``):
+        every relation kept, so that the layers show when a goal value first becomes
+        reachable (see :mod:`reasoner.asp.relaxed_layers`)."""
+        return description_layers(self.description, state.fluents, max_layers)
+
     def info(self, state: State) -> StateInfo:
         """Legal move ids per role, terminal, goal values per role, in one call."""
         return self._info(state)
@@ -393,11 +411,13 @@ class Game:
             successor, following = self.step(state, joint, check_legal=False)
             yield joint, successor, following
 
-    def simulate(self, state: State, playouts: int, seed: int, max_steps: int, *,
-                 record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
-        """``playouts`` seeded random playouts from ``state``: the kernel's lanes on the
+    def simulate(self, state: State, playouts: int = 1, seed: int = 0, max_steps: int = 1000,
+                 *, record: bool = False,
+                 check: Callable[[], None] | None = None) -> Simulation:
+        """``playouts`` seeded random playouts from ``state`` (see
+        :meth:`reasoner.core.game_view.GameView.simulate`): the kernel's lanes on the
         native backend (on a GPU with ``GDL_REASONER_GPU`` set), bit-parallel batches on
-        the Python network, :func:`reasoner.engine.walk.simulate_sequentially` on
+        the Python network, :func:`reasoner.core.walk.simulate_sequentially` on
         clingo, top-down and position; ``check`` is called between steps, playouts or
         chunks of playouts and may raise to stop. A playout stops after ``max_steps``
         joint moves (0: the start alone); the seed is taken modulo 2**64, as the service's
@@ -415,11 +435,37 @@ class Game:
                                 argument="max_steps", value=max_steps,
                                 allowed=range(_MOST_STEPS + 1))
         self._check_state(state)
-        return self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
-                                     check)
+        start = time.perf_counter()
+        run = self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
+                                    check)
+        return replace(run, elapsed_ms=(time.perf_counter() - start) * 1e3)
 
-    def summarize(self, state: State, playouts: int, seed: int, max_steps: int, *,
-                  check: Callable[[], None] | None = None) -> PlayoutSummary:
+    def evaluate(self, states: Sequence[State], role: str, heuristic: str,
+                 parameters: Mapping[str, object] | None = None, *, plan: bool = False,
+                 previous: State | None = None) -> list[Evaluation]:
+        """A heuristic's values of ``states`` for ``role`` (the heuristics and their
+        parameters are :data:`reasoner.heuristics.table.HEURISTICS`), as
+        :meth:`client.RemoteGame.evaluate` answers them on a service; the game's
+        heuristics are built on the first call and kept.
+
+        >>> game = Game.from_file("games/tictactoe.kif")
+        >>> [e.value for e in game.evaluate([game.initial_state], "xplayer", "mobility")]
+        [0.9]
+
+        Raises:
+            HeuristicError: an unknown heuristic, parameter or role, a value out of range,
+                or a heuristic that does not apply to this game or state.
+            ResourceLimitError: the game is too large for the heuristic's structures.
+        """
+        with self._heuristics_lock:
+            if self._heuristics is None:
+                self._heuristics = heuristics_of(self)
+            heuristics = self._heuristics
+        text = {name: str(value) for name, value in (parameters or {}).items()}
+        return heuristics.evaluate(heuristic, role, states, text, plan=plan, previous=previous)
+
+    def summarize(self, state: State, playouts: int = 1, seed: int = 0, max_steps: int = 1000,
+                  *, check: Callable[[], None] | None = None) -> PlayoutSummary:
         """The totals of :meth:`simulate`'s playouts (the same playouts and arguments):
         how often each role ended with each goal value, how many ended terminal, how many
         joint moves they made. On the native backend the columns are never built, and on
@@ -529,7 +575,7 @@ class _Loaded:
             superset_ms=superset_ms, ground_ms=ground_ms, fluents=len(machine.fluent_texts),
             moves=len(machine.move_texts), rules=self.translation.flat_rule_count,
             ground_atoms=machine.ground_atom_count, backend=self.built.backend,
-            backend_note=settled.backend_note if settled else self.built.note,
+            backend_reason=settled.backend_reason if settled else self.built.note,
             network_ms=settled.network_ms if settled else self.built.network_ms,
             network=network.size if network is not None else None)
 
@@ -580,4 +626,4 @@ def _probed_machine(probed: ProbedLoad, backend: Backend) -> BuiltMachine | None
     if network is None or backend not in (Backend.AUTO, Backend.PROPNET, Backend.NATIVE):
         return None
     return network_machine(network, backend, probed.statistics.network_ms,
-                           probed.statistics.backend_note)
+                           probed.statistics.backend_reason)

@@ -8,8 +8,10 @@ players need no game knowledge of their own.
 * :mod:`~reasoner.heuristics.structures`, :mod:`~reasoner.heuristics.features`,
   :mod:`~reasoner.heuristics.mobility`, :mod:`~reasoner.heuristics.analysis`: structures,
   Kuhlmann features, mobility and novelty;
-* :mod:`~reasoner.heuristics.table`: the heuristics by name, one entry each: typed
-  parameters with their checks, and the builder (adding a heuristic is adding an entry);
-* :mod:`~reasoner.heuristics.catalogue`: batched evaluation per game with the table's
-  builders (what the ``Evaluate`` rpc and ``gdl-reasoner evaluate`` call).
+* :mod:`~reasoner.heuristics.table`: the one registry, the heuristics by name, one entry
+  each: typed parameters with their checks, and the builder (adding a heuristic is adding
+  an entry);
+* :mod:`~reasoner.heuristics.game_heuristics`: what one game's heuristics build once, and
+  batched evaluation with the registry's builders (what the ``Evaluate`` rpc and
+  ``gdl-reasoner evaluate`` call).
 """

@@ -14,11 +14,11 @@ and ``g(s) - 50`` for a terminal one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reasoner.arguments import ArgumentError
+from reasoner.core.evaluation import PlanStep
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.heuristics.planning import (
     INFINITY,
     LayeredGraph,
@@ -30,22 +30,9 @@ from reasoner.heuristics.planning import (
 )
 from reasoner.heuristics.relaxed import RelaxedGame
 
-__all__ = ["DISTANCES", "GoalDistances", "PlanStep"]
+__all__ = ["DISTANCES", "GoalDistances"]
 
 DISTANCES = ("hmax", "hadd", "hff")
-
-
-@dataclass(frozen=True)
-class PlanStep:
-    """One paid rule of a relaxed plan: the layer it fires in, its cost, and what it makes
-    true (a move as ``(does role move)``, a world change as ``(true fluent)``)."""
-
-    layer: int
-    cost: int
-    text: str
-    role: str = ""  # for a move
-    move: str = ""  # for a move, as GDL text
-    move_id: int | None = None  # for a move: its id in the game's move table
 
 
 class GoalDistances:

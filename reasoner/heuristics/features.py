@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Literal
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.gdl.syntax import Constant
 from reasoner.heuristics.structures import (
     Board,

@@ -14,8 +14,8 @@ They plug into the same evaluation as the features:
 
 from __future__ import annotations
 
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 
 __all__ = ["inverse_mobility", "mobility", "novelty", "own_mobility"]
 

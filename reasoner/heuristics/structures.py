@@ -56,9 +56,9 @@ from typing import Any
 from reasoner.asp.encoding import relation_name
 from reasoner.asp.superset import new_control
 from reasoner.asp.symbols import symbol_to_gdl
+from reasoner.core.values import State, StateInfo
+from reasoner.core.walk import random_walk
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
-from reasoner.engine.walk import random_walk
 from reasoner.errors import NoLegalMoveError
 from reasoner.gdl.components import depending_on
 from reasoner.gdl.parser import parse_term

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from reasoner.core.walk import sample_states
 from reasoner.engine.game import Game
-from reasoner.engine.walk import sample_states
-from reasoner.heuristics.catalogue import GameHeuristics
+from reasoner.heuristics.game_heuristics import GameHeuristics
 
 __all__ = ["check_file_heuristics"]
 
@@ -17,7 +17,7 @@ def check_file_heuristics(text: str, states: int = 3, seed: int = 0) -> dict[str
     (``HeuristicError``/``ResourceLimitError``: ``"refused: ..."``); anything else raises.
     """
     from reasoner.errors import HeuristicError, ResourceLimitError
-    from reasoner.heuristics.catalogue import HEURISTICS
+    from reasoner.heuristics.table import HEURISTICS
 
     game = Game.from_gdl(text)
     heuristics = GameHeuristics(game)

@@ -3,8 +3,8 @@
 An entry (:class:`Heuristic`) holds everything about a heuristic: its name and summary, its
 parameters as a small frozen dataclass (:class:`Settings`: one field per parameter, with
 its type, default, range and check, and the checks across fields), whether it can show a
-relaxed plan, and its builder (what evaluates states with it, given a game's
-:class:`~reasoner.heuristics.catalogue.GameHeuristics`, a role and the parsed settings).
+relaxed plan, and its builder (what evaluates states with it, given what a game's
+heuristics build once (:class:`Prepared`), a role and the parsed settings).
 
 To add a heuristic, add one entry to :data:`HEURISTICS` (and, when its parameters are new,
 their dataclass). Everything else reads the table: parsing and checking the parameters
@@ -16,7 +16,9 @@ Parameters arrive as text; an unknown name or a value out of range is a
 :class:`reasoner.errors.HeuristicError` that lists what is allowed.
 
 This module imports nothing heavy at import time (the command line builds its help from
-it); the builders import what they evaluate with when they run.
+it); the builders import what they evaluate with when they run. It is the one registry:
+:class:`reasoner.heuristics.game_heuristics.GameHeuristics`, which builds per game and
+evaluates by name, reads it from above.
 """
 
 from __future__ import annotations
@@ -25,31 +27,47 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
+from reasoner.core.evaluation import Evaluation
 from reasoner.errors import HeuristicError
 
 if TYPE_CHECKING:
-    from reasoner.engine.values import State
-    from reasoner.heuristics.catalogue import GameHeuristics
-    from reasoner.heuristics.distances import GoalDistances, PlanStep
+    from reasoner.core.values import State
+    from reasoner.engine.game import Game
+    from reasoner.heuristics.analysis import GameAnalysis
+    from reasoner.heuristics.distances import GoalDistances
+    from reasoner.heuristics.fuzzy import FuzzyEvaluator
 
-__all__ = ["HEURISTICS", "Evaluation", "Heuristic", "Parameter", "Settings", "heuristic",
-           "names_in_words", "parameter", "parameters_in_words", "parse_parameters"]
+__all__ = ["HEURISTICS", "Heuristic", "Parameter", "Prepared", "Settings",
+           "heuristic", "names_in_words", "parameter", "parameters_in_words",
+           "parse_parameters", "value_heuristics"]
 
 Value = int | float | str
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    """One state's value, with the relaxed plan's paid rules when asked for."""
-
-    value: float
-    plan: tuple[PlanStep, ...] = ()
-
-
 # What a builder returns: the value of a state, given the state before it (or None).
 Evaluate: TypeAlias = "Callable[[State, State | None], Evaluation]"
+
+
+class Prepared(Protocol):
+    """What a builder is given: one game and what its heuristics build once, kept and
+    shared between requests (:class:`reasoner.heuristics.game_heuristics.GameHeuristics`)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    def distances(self, world_cost: int = 0) -> GoalDistances:
+        """The goal distances on the relaxed view with this cost of the world's changes."""
+        ...
+
+    def analysis(self) -> GameAnalysis:
+        """Structures and features, detected once."""
+        ...
+
+    def fuzzy(self, p: float, t: float, q: float, structures: bool) -> FuzzyEvaluator:
+        """The fuzzy evaluator with these parameters."""
+        ...
 
 
 # -- parameters ---------------------------------------------------------------------------
@@ -221,9 +239,12 @@ class Heuristic(Generic[S]):
     name: str
     summary: str
     settings: type[S]
-    build: Callable[[GameHeuristics, str, S, bool], Evaluate]
+    build: Callable[[Prepared, str, S, bool], Evaluate]
     plans: bool = False
     lower_is_better: bool = False  # a distance: the smaller, the closer to the goal
+    # Its values mapped into 0..1 as a search's value of a state (the higher, the better
+    # for the role); None for a heuristic that values no state (a distance, novelty).
+    as_value: Callable[[float], float] | None = None
     parameters: tuple[Parameter, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -255,7 +276,7 @@ class Heuristic(Generic[S]):
 # -- builders -----------------------------------------------------------------------------
 
 
-def _distances(heuristics: GameHeuristics, role: str, world_cost: int,
+def _distances(heuristics: Prepared, role: str, world_cost: int,
                goal: int | None) -> GoalDistances:
     """The goal distances with this world cost, once the role is known to have ``goal``."""
     distances = heuristics.distances(world_cost)
@@ -266,9 +287,9 @@ def _distances(heuristics: GameHeuristics, role: str, world_cost: int,
     return distances
 
 
-def _relaxed_distance(kind: str) -> Callable[[GameHeuristics, str, DistanceSettings, bool],
+def _relaxed_distance(kind: str) -> Callable[[Prepared, str, DistanceSettings, bool],
                                              Evaluate]:
-    def build(heuristics: GameHeuristics, role: str, settings: DistanceSettings,
+    def build(heuristics: Prepared, role: str, settings: DistanceSettings,
               plan: bool) -> Evaluate:
         goal = settings.goal
         distances = _distances(heuristics, role, settings.world_cost, goal)
@@ -276,13 +297,13 @@ def _relaxed_distance(kind: str) -> Callable[[GameHeuristics, str, DistanceSetti
     return build
 
 
-def _f_jo(heuristics: GameHeuristics, role: str, settings: WorldCostSettings,
+def _f_jo(heuristics: Prepared, role: str, settings: WorldCostSettings,
           plan: bool) -> Evaluate:
     distances = _distances(heuristics, role, settings.world_cost, None)
     return lambda state, _: Evaluation(*distances.f_jo(state, role, plan=plan))
 
 
-def _extended_ff(heuristics: GameHeuristics, role: str, settings: ExtendedSettings,
+def _extended_ff(heuristics: Prepared, role: str, settings: ExtendedSettings,
                  plan: bool) -> Evaluate:
     goal = settings.goal
     distances = _distances(heuristics, role, settings.world_cost, goal)
@@ -295,13 +316,13 @@ def _extended_ff(heuristics: GameHeuristics, role: str, settings: ExtendedSettin
         state, role, mover=mover, value=goal, plan=plan))
 
 
-def _fuzzy(heuristics: GameHeuristics, role: str, settings: FuzzySettings,
+def _fuzzy(heuristics: Prepared, role: str, settings: FuzzySettings,
            plan: bool) -> Evaluate:
     evaluator = heuristics.fuzzy(settings.p, settings.t, settings.q, bool(settings.structures))
     return lambda state, _: Evaluation(evaluator.value(state, role))
 
 
-def _feature(heuristics: GameHeuristics, role: str, settings: FeatureSettings,
+def _feature(heuristics: Prepared, role: str, settings: FeatureSettings,
              plan: bool) -> Evaluate:
     from reasoner.heuristics import features
 
@@ -317,7 +338,7 @@ def _feature(heuristics: GameHeuristics, role: str, settings: FeatureSettings,
         chosen, state, direction, low, high))
 
 
-def _mobility(heuristics: GameHeuristics, role: str, settings: MobilitySettings,
+def _mobility(heuristics: Prepared, role: str, settings: MobilitySettings,
               plan: bool) -> Evaluate:
     from reasoner.heuristics.mobility import mobility
 
@@ -325,7 +346,7 @@ def _mobility(heuristics: GameHeuristics, role: str, settings: MobilitySettings,
     return lambda state, _: Evaluation(mobility(game, state, role, relative=relative))
 
 
-def _inverse_mobility(heuristics: GameHeuristics, role: str, settings: MobilitySettings,
+def _inverse_mobility(heuristics: Prepared, role: str, settings: MobilitySettings,
                       plan: bool) -> Evaluate:
     from reasoner.heuristics.mobility import inverse_mobility
 
@@ -333,7 +354,7 @@ def _inverse_mobility(heuristics: GameHeuristics, role: str, settings: MobilityS
     return lambda state, _: Evaluation(inverse_mobility(game, state, role, relative=relative))
 
 
-def _novelty(heuristics: GameHeuristics, role: str, settings: NoSettings,
+def _novelty(heuristics: Prepared, role: str, settings: NoSettings,
              plan: bool) -> Evaluate:
     from reasoner.heuristics.mobility import novelty
 
@@ -341,6 +362,10 @@ def _novelty(heuristics: GameHeuristics, role: str, settings: NoSettings,
 
 
 # -- the table ----------------------------------------------------------------------------
+
+
+def _as_it_is(value: float) -> float:
+    return value
 
 
 HEURISTICS: dict[str, Heuristic[Any]] = {h.name: h for h in (
@@ -352,17 +377,19 @@ HEURISTICS: dict[str, Heuristic[Any]] = {h.name: h for h in (
               DistanceSettings, _relaxed_distance("hff"), plans=True, lower_is_better=True),
     Heuristic("fjo", "Aldinger's f_JO: goal values shifted to -50..50, each divided by its "
               "h_FF distance, summed (g - 50 in a terminal state)", WorldCostSettings, _f_jo,
-              plans=True),
+              plans=True, as_value=lambda v: (v + 50.0) / 100.0),
     Heuristic("extended-ff", "Bercher's two-player FF: plies until the goal with the players "
               "moving in turn", ExtendedSettings, _extended_ff, plans=True,
               lower_is_better=True),
     Heuristic("fuzzy", "Schiffel & Thielscher's fuzzy goal evaluation, 0..1", FuzzySettings,
-              _fuzzy),
+              _fuzzy, as_value=_as_it_is),
     Heuristic("feature", "a Kuhlmann feature as an evaluation in R- + 1 .. R+ - 1 "
-              "(see AnalyzeGame for the names)", FeatureSettings, _feature),
+              "(see AnalyzeGame for the names)", FeatureSettings, _feature,
+              as_value=lambda v: v / 100.0),  # about 1..99, in goal units
     Heuristic("mobility", "the role's legal moves, scaled to 0..1", MobilitySettings,
-              _mobility),
-    Heuristic("inverse-mobility", "1 - mobility", MobilitySettings, _inverse_mobility),
+              _mobility, as_value=_as_it_is),
+    Heuristic("inverse-mobility", "1 - mobility", MobilitySettings, _inverse_mobility,
+              as_value=_as_it_is),
     Heuristic("novelty", "the fraction of fluents that changed since the previous state "
               "(0 without one)", NoSettings, _novelty),
 )}
@@ -390,6 +417,19 @@ def parse_parameters(name: str, given: Mapping[str, str]) -> dict[str, Value | N
     """
     settings = heuristic(name).parse(given)
     return {p.name: getattr(settings, p.name) for p in heuristic(name).parameters}
+
+
+def value_heuristics() -> dict[str, Callable[[float], float]]:
+    """The heuristics that value states, each with the map of its values into 0..1 (what a
+    search maximises), in table order.
+
+    >>> sorted(value_heuristics())
+    ['feature', 'fjo', 'fuzzy', 'inverse-mobility', 'mobility']
+    >>> value_heuristics()["fjo"](-50.0), value_heuristics()["feature"](99.0)
+    (0.0, 0.99)
+    """
+    return {name: entry.as_value for name, entry in HEURISTICS.items()
+            if entry.as_value is not None}
 
 
 # -- in words, for help texts ------------------------------------------------------------

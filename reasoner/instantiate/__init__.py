@@ -1,7 +1,6 @@
-"""Grounding-only work: relaxed-reachability supersets and layers, the instantiated game."""
+"""Grounding-only work: the instantiated (variable-free) game and its GDDL form (the
+supersets and relaxed layers it starts from are :mod:`reasoner.asp`'s)."""
 
 from reasoner.instantiate.ground_game import InstantiatedGame, instantiate
-from reasoner.instantiate.layers import layers
-from reasoner.instantiate.supersets import supersets
 
-__all__ = ["InstantiatedGame", "instantiate", "layers", "supersets"]
+__all__ = ["InstantiatedGame", "instantiate"]

@@ -16,8 +16,8 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass
 
+from reasoner.core.walk import random_walk
 from reasoner.engine.game import Game
-from reasoner.engine.walk import random_walk
 from reasoner.errors import NoLegalMoveError
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import Constant, Function

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.errors import NoLegalMoveError
-from reasoner.playout_summary import PlayoutSummary
 from reasoner.propnet.flat import KernelImage
 from reasoner.propnet.goal_masks import goal_table
 

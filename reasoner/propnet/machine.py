@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import Simulation
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.propnet.batch import DEFAULT_LANES, batch_playouts
 from reasoner.propnet.codegen import BatchFunctions, SingleFunctions, compile_batch, compile_single
 from reasoner.propnet.network import Network

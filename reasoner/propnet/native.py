@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from reasoner.engine.values import Goals, StateInfo
-from reasoner.engine.walk import Simulation
+from reasoner.core.playout_summary import PlayoutSummary
+from reasoner.core.values import Goals, StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.errors import NoLegalMoveError
-from reasoner.playout_summary import PlayoutSummary
 from reasoner.propnet.flat import flatten
 from reasoner.propnet.goal_masks import goal_table
 from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_kernel, gpu_wanted

@@ -13,27 +13,28 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.message import DecodeError, Message
 
+from reasoner.asp.relaxed_layers import description_layers as layers
+from reasoner.asp.superset import description_supersets
 from reasoner.asp.translate import translate
+from reasoner.core.playout_summary import PlayoutSummary
+from reasoner.core.values import State, StateInfo
+from reasoner.core.walk import Simulation
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
-from reasoner.engine.values import State, StateInfo
-from reasoner.engine.walk import Simulation
 from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.heuristics.analysis import GameAnalysis
-from reasoner.heuristics.catalogue import HEURISTICS, GameHeuristics
+from reasoner.heuristics.game_heuristics import GameHeuristics
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
+from reasoner.heuristics.table import HEURISTICS
 from reasoner.instantiate.gddl import GddlGame
 from reasoner.instantiate.ground_game import (
     InstantiatedGame,
     description_gddl,
     instantiate_description,
 )
-from reasoner.instantiate.layers import description_layers as layers
-from reasoner.instantiate.supersets import description_supersets
-from reasoner.playout_summary import PlayoutSummary
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.session_batches import joined
@@ -182,6 +183,10 @@ def _game_message(loaded: LoadedGame) -> pb.GameInfo:
             network_propositions=s.network.propositions if s.network else 0,
             network_gates=s.network.gates if s.network else 0,
             network_edges=s.network.edges if s.network else 0,
+            backend_steps=[pb.BackendStep(backend=step.backend, reason=step.reason,
+                                          then=step.then, bound=step.bound,
+                                          relation=step.relation)
+                           for step in s.backend_reason.steps],
         ),
     )
 

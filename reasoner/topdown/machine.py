@@ -20,9 +20,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from reasoner.engine.state_cache import StateCache
-from reasoner.engine.values import StateInfo
-from reasoner.engine.walk import MachineStepper, Simulation, pick_joint, simulate_sequentially
+from reasoner.core.state_cache import StateCache
+from reasoner.core.values import StateInfo
+from reasoner.core.walk import MachineStepper, Simulation, pick_joint, simulate_sequentially
 from reasoner.errors import (
     GdlValidationError,
     GoalValueError,
@@ -113,7 +113,7 @@ class TopdownMachine:
     def simulate(self, bits: int, playouts: int, seed: int, max_steps: int,
                  record: bool = False, check: Callable[[], None] | None = None) -> Simulation:
         """Seeded random playouts from ``bits``, one after another (see
-        :func:`reasoner.engine.walk.simulate_sequentially`)."""
+        :func:`reasoner.core.walk.simulate_sequentially`)."""
         return simulate_sequentially(MachineStepper(self), bits, playouts, seed, max_steps,
                                      record, check)
 

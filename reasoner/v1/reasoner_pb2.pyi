@@ -220,7 +220,7 @@ class RoleMoves(_message.Message):
     def __init__(self, role: _Optional[str] = ..., move_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LoadStatistics(_message.Message):
-    __slots__ = ("parse_ms", "validate_ms", "translate_ms", "superset_ms", "ground_ms", "total_ms", "fluents", "moves", "rules", "ground_atoms", "backend", "backend_note", "network_ms", "network_propositions", "network_gates", "network_edges")
+    __slots__ = ("parse_ms", "validate_ms", "translate_ms", "superset_ms", "ground_ms", "total_ms", "fluents", "moves", "rules", "ground_atoms", "backend", "backend_note", "network_ms", "network_propositions", "network_gates", "network_edges", "backend_steps")
     PARSE_MS_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_MS_FIELD_NUMBER: _ClassVar[int]
     TRANSLATE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -237,6 +237,7 @@ class LoadStatistics(_message.Message):
     NETWORK_PROPOSITIONS_FIELD_NUMBER: _ClassVar[int]
     NETWORK_GATES_FIELD_NUMBER: _ClassVar[int]
     NETWORK_EDGES_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_STEPS_FIELD_NUMBER: _ClassVar[int]
     parse_ms: float
     validate_ms: float
     translate_ms: float
@@ -253,7 +254,22 @@ class LoadStatistics(_message.Message):
     network_propositions: int
     network_gates: int
     network_edges: int
-    def __init__(self, parse_ms: _Optional[float] = ..., validate_ms: _Optional[float] = ..., translate_ms: _Optional[float] = ..., superset_ms: _Optional[float] = ..., ground_ms: _Optional[float] = ..., total_ms: _Optional[float] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., ground_atoms: _Optional[int] = ..., backend: _Optional[str] = ..., backend_note: _Optional[str] = ..., network_ms: _Optional[float] = ..., network_propositions: _Optional[int] = ..., network_gates: _Optional[int] = ..., network_edges: _Optional[int] = ...) -> None: ...
+    backend_steps: _containers.RepeatedCompositeFieldContainer[BackendStep]
+    def __init__(self, parse_ms: _Optional[float] = ..., validate_ms: _Optional[float] = ..., translate_ms: _Optional[float] = ..., superset_ms: _Optional[float] = ..., ground_ms: _Optional[float] = ..., total_ms: _Optional[float] = ..., fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., ground_atoms: _Optional[int] = ..., backend: _Optional[str] = ..., backend_note: _Optional[str] = ..., network_ms: _Optional[float] = ..., network_propositions: _Optional[int] = ..., network_gates: _Optional[int] = ..., network_edges: _Optional[int] = ..., backend_steps: _Optional[_Iterable[_Union[BackendStep, _Mapping]]] = ...) -> None: ...
+
+class BackendStep(_message.Message):
+    __slots__ = ("backend", "reason", "then", "bound", "relation")
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    THEN_FIELD_NUMBER: _ClassVar[int]
+    BOUND_FIELD_NUMBER: _ClassVar[int]
+    RELATION_FIELD_NUMBER: _ClassVar[int]
+    backend: str
+    reason: str
+    then: str
+    bound: str
+    relation: str
+    def __init__(self, backend: _Optional[str] = ..., reason: _Optional[str] = ..., then: _Optional[str] = ..., bound: _Optional[str] = ..., relation: _Optional[str] = ...) -> None: ...
 
 class State(_message.Message):
     __slots__ = ("fluents",)

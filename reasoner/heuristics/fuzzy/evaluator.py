@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reasoner.arguments import ArgumentError
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.fuzzy.compiler import compile_formulas
 from reasoner.heuristics.fuzzy.formulas import graph_from_network

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from reasoner.engine.values import StateInfo
+from reasoner.core.values import StateInfo
 
 __all__ = ["StateCache"]
 

@@ -66,7 +66,7 @@ class PlayoutSummary:
                      updates: int) -> PlayoutSummary:
         """The totals of playouts given in columns: ``goal_table`` holds every playout's
         goal value per role, playout-major, -1 for none or several (as
-        :meth:`reasoner.engine.walk.Simulation.flat_goals`)."""
+        :meth:`reasoner.core.walk.Simulation.flat_goals`)."""
         table = np.asarray(goal_table, dtype=np.int64).reshape(-1, roles) if roles else \
             np.zeros((len(lengths), 0), dtype=np.int64)
         return cls.from_arrays(np, np.asarray(lengths, dtype=np.int64),

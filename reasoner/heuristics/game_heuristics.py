@@ -1,9 +1,9 @@
-"""Batched evaluation of the heuristics per game, by name.
+"""One game's heuristics: what they build once, and batched evaluation by name.
 
-The heuristics, their parameters with their checks, and their builders are one table,
-:data:`reasoner.heuristics.table.HEURISTICS` (re-exported here). :class:`GameHeuristics`
-keeps, per loaded game, what the heuristics build once (the relaxed view, fuzzy formulas,
-detected structures) and evaluates batches of states with the table's builders.
+:class:`GameHeuristics` keeps, per loaded game, what the heuristics build once (the relaxed
+view, fuzzy formulas, detected structures) and evaluates batches of states with the
+builders of the one registry, :data:`reasoner.heuristics.table.HEURISTICS` (which knows
+this class only as :class:`~reasoner.heuristics.table.Prepared`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from reasoner.core.evaluation import Evaluation
+from reasoner.core.values import State
 from reasoner.engine.game import Game
-from reasoner.engine.values import State
 from reasoner.errors import HeuristicError
 from reasoner.heuristics.distances import GoalDistances
 from reasoner.heuristics.relaxed import (
@@ -23,22 +24,14 @@ from reasoner.heuristics.relaxed import (
     ViewBounds,
     relaxed_network,
 )
-from reasoner.heuristics.table import (
-    HEURISTICS,
-    Evaluation,
-    Heuristic,
-    Parameter,
-    heuristic,
-    parse_parameters,
-)
+from reasoner.heuristics.table import HEURISTICS, heuristic
 from reasoner.propnet.network import Network
 
 if TYPE_CHECKING:
     from reasoner.heuristics.analysis import GameAnalysis
     from reasoner.heuristics.fuzzy import FuzzyEvaluator
 
-__all__ = ["HEURISTICS", "Evaluation", "GameHeuristics", "Heuristic", "Parameter",
-           "heuristic", "parse_parameters"]
+__all__ = ["KEPT_PER_GAME", "GameHeuristics"]
 
 
 # Built views and evaluators kept per game, per kind: each distinct parameter value builds

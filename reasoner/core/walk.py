@@ -7,7 +7,7 @@ order the state lists them), and no random number for a role with a single legal
 waiting player's ``noop``). So a seed means the same walk in every command.
 
 The walk runs over anything that answers :class:`Stepper`: a
-:class:`reasoner.engine.game.Game` over :class:`~reasoner.engine.values.State` values, or a
+:class:`reasoner.engine.game.Game` over :class:`~reasoner.core.values.State` values, or a
 backend's machine over fluent bits (:class:`MachineStepper`). The network backends'
 bit-parallel playouts (:func:`reasoner.propnet.batch.batch_playouts` in Python, the native
 kernel's in C, on the CPU or a GPU) draw per lane and are the other samplers; a seed fixes
@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
-from reasoner.engine.values import Goals, StateInfo
+from reasoner.core.values import Goals, StateInfo
 from reasoner.errors import NoLegalMoveError
 
-__all__ = ["MachineStepper", "PlayoutResult", "Simulation", "Step", "Stepper", "pick_joint",
-           "random_playout", "random_walk", "sample_states", "simulate_sequentially"]
+__all__ = ["MachineStepper", "Playout", "PlayoutResult", "Simulation", "Step", "Stepper",
+           "pick_joint", "random_playout", "random_walk", "sample_states",
+           "simulate_sequentially"]
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -176,11 +177,29 @@ def sample_states(game: Stepper[S], initial: S, count: int, seed: int = 0,
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """One playout of a :class:`Simulation`: the goal value of each role in its last state
+    (None where the role has none, or several), its length in joint moves, whether it
+    ended in a terminal state, and its joint moves (ids, role order) when recorded."""
+
+    goals: tuple[int | None, ...]
+    length: int
+    terminal: bool
+    trajectory: tuple[tuple[int, ...], ...]
+
+
 @dataclass(frozen=True)
 class Simulation:
     """Many playouts, in columns: playout ``i`` made ``lengths[i]`` steps, ended in a
     terminal state or not (``terminal[i]``), with the goal values ``goals[i]`` of its last
-    state; ``trajectories[i]`` its joint moves when they were recorded."""
+    state; ``trajectories[i]`` its joint moves when they were recorded. :attr:`playouts`
+    gives them one :class:`Playout` each.
+
+    What a game in process (:meth:`reasoner.engine.game.Game.simulate`) and a game on a
+    service (:meth:`client.RemoteGame.simulate`) both answer: a role without a goal value
+    at a playout's end is ``()`` in :attr:`goals`, -1 in :meth:`flat_goals` and None in
+    :attr:`playouts`, on either."""
 
     lengths: list[int]
     terminal: list[bool]
@@ -189,6 +208,7 @@ class Simulation:
     updates: int
     batched: bool
     goal_table: list[int] | None = None  # see flat_goals
+    elapsed_ms: float = 0.0  # the simulation's own time (the server's, over the service)
 
     def flat_goals(self) -> list[int]:
         """Every playout's goal value per role, one after another (playout-major), -1 for
@@ -197,6 +217,39 @@ class Simulation:
             return self.goal_table
         return [values[0] if len(values) == 1 else -1 for goals in self.goals
                 for values in goals]
+
+    @property
+    def playouts(self) -> tuple[Playout, ...]:
+        """One :class:`Playout` per playout, in order."""
+        flat = self.flat_goals()
+        count = len(self.lengths)
+        roles = len(flat) // count if count else 0
+        paths = self.trajectories or [()] * count
+        return tuple(
+            Playout(tuple(None if value < 0 else value
+                          for value in flat[i * roles:(i + 1) * roles]), length, terminal, path)
+            for i, (length, terminal, path) in enumerate(
+                zip(self.lengths, self.terminal, paths, strict=True)))
+
+    @classmethod
+    def of_columns(cls, lengths: Sequence[int], terminal: Sequence[bool],
+                   flat_goals: Sequence[int], roles: int,
+                   trajectories: Sequence[tuple[tuple[int, ...], ...]], updates: int,
+                   elapsed_ms: float = 0.0) -> Simulation:
+        """A simulation from its columns as the service sends them: goal values
+        playout-major, -1 for a role with none or several (read as none).
+
+        >>> run = Simulation.of_columns([2, 5], [True, False], [100, 0, -1, -1], 2, [], 7)
+        >>> run.goals, [p.goals for p in run.playouts]
+        ([((100,), (0,)), ((), ())], [(100, 0), (None, None)])
+        """
+        flat = list(flat_goals)
+        boxed = [(value,) if value >= 0 else () for value in flat]
+        # Each playout's roles, grouped by one iterator taken roles times (zip in C: the
+        # service's answers of thousands of playouts are read in a fraction of the call).
+        goals: list[Goals] = list(zip(*[iter(boxed)] * roles, strict=True)) if roles else []
+        return cls(list(lengths), list(terminal), goals, list(trajectories), updates, False,
+                   flat, elapsed_ms)
 
 
 def simulate_sequentially(game: Stepper[S], state: S, playouts: int, seed: int,
