@@ -12,7 +12,7 @@ Errors pickle with their fields (they cross process boundaries in
 :func:`reasoner.engine.limits.run_bounded`).
 
 Every error also has ``reason``: a short fixed word for what went wrong within its class
-("unstratified", "unsafe", "not-legal"...; None: not said), for callers and tests that must
+("unstratified", "unsafe-head", "not-legal"...; None: not said), for callers and tests that must
 tell two errors of one class apart without reading the message. It stays in the process
 (the service's ErrorDetail does not carry it).
 """
