@@ -112,5 +112,6 @@ def _move(game: GameView[Any], player: Player, index: int, state: Hashable,
         # The service would refuse it too; this names the player.
         text = game.move_texts[move] if 0 <= move < len(game.move_texts) else f"#{move}"
         raise IllegalMoveError(f"player {player.name} as {game.roles[index]} chose "
-                               f"{text}, which is not legal")
+                               f"{text}, which is not legal", role=game.roles[index],
+                               move_id=move, reason="not-legal")
     return move

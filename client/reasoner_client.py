@@ -35,6 +35,7 @@ from client.values import (
     Quantity,
     StepCounter,
 )
+from reasoner.arguments import ArgumentError
 from reasoner.core.backend_reason import BackendReason, ReasonStep
 from reasoner.core.evaluation import Evaluation, PlanStep
 from reasoner.core.playout_summary import PlayoutSummary
@@ -57,7 +58,8 @@ def _count(name: str, value: int) -> int:
     """``value`` as a uint32 field, or a ValueError naming it (protobuf's own says only
     "Value out of range"); the server checks the field's real range."""
     if not 0 <= value < 2**32:
-        raise ValueError(f"{name} must be from 0 to {2**32 - 1}, got {value}")
+        raise ArgumentError(f"{name} must be from 0 to {2**32 - 1}, got {value}",
+                            argument=name, value=value, allowed=range(2**32))
     return value
 
 
@@ -282,11 +284,12 @@ class RemoteGame:
         """
         if role not in self.roles:
             raise IllegalMoveError(f"unknown role {role!r}; the roles are {list(self.roles)}",
-                                   role=role)
+                                   role=role, reason="unknown-role")
         key = move_key(role, text, case_sensitive=self._options.case_sensitive)
         found = self._by_text.get((role, key))
         if found is None:
-            raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)
+            raise IllegalMoveError(f"{role} can never play {key} in this game", role=role,
+                                   reason="never-legal")
         return found
 
     def describe_state(self, state: State) -> list[str]:

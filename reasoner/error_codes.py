@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
@@ -174,9 +175,9 @@ def error_from_detail(detail: pb.ErrorDetail) -> ReasonerError | None:
     return cls(detail.message, **_fields(cls, detail))
 
 
-def _fields(cls: type[ReasonerError], detail: pb.ErrorDetail) -> dict[str, object]:
+def _fields(cls: type[ReasonerError], detail: pb.ErrorDetail) -> dict[str, Any]:
     """The keyword arguments of ``cls`` that ``detail`` sets (a field not set: None)."""
-    found: dict[str, object] = {}
+    found: dict[str, Any] = {}
     for name in cls.fields:
         field = pb.ErrorDetail.DESCRIPTOR.fields_by_name[name]
         if field.has_presence:

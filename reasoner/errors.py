@@ -10,6 +10,11 @@ Each class names its structured fields in ``fields``: the keyword arguments of i
 constructor besides the message, kept as attributes of the same names (None: not known).
 Errors pickle with their fields (they cross process boundaries in
 :func:`reasoner.engine.limits.run_bounded`).
+
+Every error also has ``reason``: a short fixed word for what went wrong within its class
+("unstratified", "unsafe-head", "not-legal"...; None: not said), for callers and tests that must
+tell two errors of one class apart without reading the message. It stays in the process
+(the service's ErrorDetail does not carry it).
 """
 
 from __future__ import annotations
@@ -66,7 +71,8 @@ class ReasonerError(ValueError):
     # The structured fields of the class (constructor keywords and attributes).
     fields: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, message: str = "") -> None:
+    def __init__(self, message: str = "", *, reason: str | None = None) -> None:
+        self.reason = reason
         super().__init__(shortened(message))
 
     @property
@@ -76,16 +82,20 @@ class ReasonerError(ValueError):
 
 
 class GdlError(ReasonerError):
-    """A problem with a GDL text, located at a line and column (1-based) when known."""
+    """A problem with a GDL text, located at a line and column (1-based) when known;
+    ``symbols`` are the names the problem is about (a relation, a variable, a role), in the
+    order the message gives them (in process only)."""
 
     fields = ("line", "column")
 
-    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, column: int | None = None, *,
+                 reason: str | None = None, symbols: tuple[str, ...] = ()) -> None:
         self.message = message = shortened(message)
         self.line = line
         self.column = column
+        self.symbols = symbols
         where = f"line {line}, column {column}: " if line is not None else ""
-        super().__init__(f"{where}{message}")
+        super().__init__(f"{where}{message}", reason=reason)
 
     @property
     def text(self) -> str:
@@ -108,7 +118,8 @@ class GoalValueError(GdlValidationError):
     @classmethod
     def of(cls, role: str, value: str) -> GoalValueError:
         """The error for ``value`` as ``role``'s goal."""
-        error = cls(f"goal value '{value}' of role {role} is not an integer in 0..100")
+        error = cls(f"goal value '{value}' of role {role} is not an integer in 0..100",
+                    reason="goal-value")
         error.role, error.value = role, value
         return error
 
@@ -127,10 +138,10 @@ class IllegalMoveError(ReasonerError):
     fields = ("role", "move_id")
 
     def __init__(self, message: str, *, role: str | None = None,
-                 move_id: int | None = None) -> None:
+                 move_id: int | None = None, reason: str | None = None) -> None:
         self.role = role
         self.move_id = move_id
-        super().__init__(message)
+        super().__init__(message, reason=reason)
 
 
 class InvalidStateError(ReasonerError):
@@ -143,8 +154,10 @@ class NoLegalMoveError(ReasonerError):
 
     fields = ("role",)
 
-    def __init__(self, message: str, *, role: str | None = None) -> None:
+    def __init__(self, message: str, *, role: str | None = None,
+                 steps: int | None = None) -> None:
         self.role = role
+        self.steps = steps  # the playout's steps before the state (in process only)
         super().__init__(message)
 
     @classmethod
@@ -155,17 +168,19 @@ class NoLegalMoveError(ReasonerError):
         NoLegalMoveError('role white has no legal move in a non-terminal state after 3 steps')
         """
         return cls(f"role {role} has no legal move in a non-terminal state after {steps} "
-                   "steps", role=role)
+                   "steps", role=role, steps=steps)
 
 
 class GoalError(ReasonerError):
     """A role has no goal value, or more than one, in the state asked about; ``role``
-    names it where known."""
+    names it where known, and ``values`` the values it has there (in process only)."""
 
     fields = ("role",)
 
-    def __init__(self, message: str, *, role: str | None = None) -> None:
+    def __init__(self, message: str, *, role: str | None = None,
+                 values: tuple[int, ...] | None = None) -> None:
         self.role = role
+        self.values = values
         super().__init__(message)
 
 
@@ -188,25 +203,42 @@ class ResourceLimitError(ReasonerError):
     ``network`` is true when the bound is a propositional network's own (the game was asked
     for on the network backend and its network would be too large or too slow to build):
     the message then already says what was too large, and the game still plays on clingo.
+    ``reason`` says in a word whose bound it was ("work": the bounded child process's time
+    or memory, :func:`reasoner.engine.limits.run_bounded`; "gates", "ors", "grounding"...).
     """
 
     fields = ("bound", "relation", "network")
 
     def __init__(self, message: str, bound: Bound | str | None = None,
-                 relation: str | None = None, *, network: bool = False) -> None:
+                 relation: str | None = None, *, network: bool = False,
+                 limit: float | None = None, reason: str | None = None) -> None:
         self.bound = None if bound is None else Bound(bound)
         self.relation = relation  # "name/arity" of the relation whose rules grew most
         self.network = network
-        super().__init__(message)
+        # The bound's value, in its unit (seconds, MiB, or the count ``reason`` names);
+        # in process only.
+        self.limit = limit
+        super().__init__(message, reason=reason)
 
     def __reduce__(self) -> tuple[type, tuple[str, str | None, str | None],
                                   dict[str, object]]:
-        return type(self), (str(self), self.bound, self.relation), {"network": self.network}
+        return type(self), (str(self), self.bound, self.relation), {
+            "network": self.network, "limit": self.limit, "reason": self.reason}
 
 
 class HeuristicError(ReasonerError):
     """An unknown heuristic, a parameter out of its range, or a heuristic that does not
-    apply to the game or state asked about (the message names what is allowed)."""
+    apply to the game or state asked about (the message names what is allowed);
+    ``heuristic`` and ``parameter`` name those concerned and ``value`` the parameter's text,
+    where known (in process only)."""
+
+    def __init__(self, message: str, *, heuristic: str | None = None,
+                 parameter: str | None = None, value: str | None = None,
+                 reason: str | None = None) -> None:
+        self.heuristic = heuristic
+        self.parameter = parameter
+        self.value = value
+        super().__init__(message, reason=reason)
 
 
 class DeadlineExceeded(ReasonerError):
@@ -215,4 +247,10 @@ class DeadlineExceeded(ReasonerError):
 
 class ReferenceFailure(ReasonerError):
     """The reference solver could not answer: not installed, unable to handle the game,
-    or over its time bound (the reason is the message)."""
+    or over its time bound (the message says why; ``reason`` says it in a word, and
+    ``limit`` is the time bound in seconds where that was it; in process only)."""
+
+    def __init__(self, message: str = "", *, reason: str | None = None,
+                 limit: float | None = None) -> None:
+        self.limit = limit
+        super().__init__(message, reason=reason)

@@ -45,7 +45,8 @@ def test_the_cache_evicts_the_least_recently_used_past_its_bytes() -> None:
 
 def test_a_game_larger_than_the_whole_cache_is_refused() -> None:
     """A game whose estimate alone exceeds the cache is refused with ResourceLimitError
-    naming the memory bound and the flag, and nothing is kept."""
+    naming the memory bound and the flag (the advice in the message is the output under
+    test), and nothing is kept."""
     registry = GameRegistry(max_bytes=weight("tictactoe") - 1)
     with pytest.raises(ResourceLimitError, match=r"more than the game cache's .* MiB "
                                                  r"\(serve --cache-mb\)") as caught:
@@ -122,7 +123,8 @@ def test_next_stops_at_the_first_successor_that_does_not_fit() -> None:
 
 def test_the_gate_refuses_one_more_than_it_runs_and_queues() -> None:
     """With one slot taken and one call waiting, a third is refused at once with a
-    ResourceLimitError of bound "concurrency" naming the call and the flag."""
+    ResourceLimitError of bound "concurrency" naming the call and the flag (the advice in
+    the message is the output under test)."""
     gate = HeavyGate(running=1, waiting=1)
     taken, release = threading.Event(), threading.Event()
 
@@ -152,11 +154,14 @@ def test_a_waiting_call_gives_up_its_place_when_its_check_raises() -> None:
     leaves the queue with the check's error, and the queue has room again."""
     gate = HeavyGate(running=1, waiting=1)
 
+    class Cancelled(TimeoutError):
+        """The check's own error, told apart by its class."""
+
     def cancelled() -> None:
-        raise TimeoutError("cancelled")
+        raise Cancelled("cancelled")
 
     with gate.admit("LoadGame"):
-        with pytest.raises(TimeoutError, match="cancelled"), gate.admit("Supersets", cancelled):
+        with pytest.raises(Cancelled), gate.admit("Supersets", cancelled):
             pass
         with pytest.raises(TimeoutError), gate.admit("Supersets", cancelled):
             pass  # the place was given back: this one waits (and gives up) too

@@ -416,5 +416,6 @@ def test_connectives_play_through_successor_states() -> None:
     assert state.fluents == {"(f 01)", "(f 1)", "x"}
     assert {m.text for m in game.legal_moves(state, "p")} == {"(pick 01)", "double"}
     assert not game.is_terminal(state)
-    with pytest.raises(IllegalMoveError, match="not legal"):
+    with pytest.raises(IllegalMoveError) as caught:
         game.next_state(state, {"p": "wait"})
+    assert (caught.value.role, caught.value.reason) == ("p", "not-legal")

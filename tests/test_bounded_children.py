@@ -83,10 +83,11 @@ def _many_bytes(count: int) -> bytes:
 
 def test_an_answer_over_its_bound_never_leaves_the_child() -> None:
     """Bounded work whose answer pickles past ``max_answer_bytes`` is refused in the child
-    with a ResourceLimitError of bound "size" naming both sizes; one under it arrives."""
+    with a ResourceLimitError of bound "size" naming both sizes (in its message, the
+    output under test; the bound is the field ``limit``); one under it arrives."""
     limits = Limits(seconds=30, memory_mb=1024)
     with pytest.raises(ResourceLimitError, match=r"^the work's answer takes 3 MiB, more than "
                                                  r"the 1 MiB it may$") as caught:
         run_bounded(_many_bytes, (3 * 2**20,), limits, max_answer_bytes=2**20)
-    assert caught.value.bound == "size"
+    assert (caught.value.bound, caught.value.reason, caught.value.limit) == ("size", "answer", 1)
     assert run_bounded(_many_bytes, (1000,), limits, max_answer_bytes=2**20) == b"x" * 1000

@@ -11,6 +11,7 @@ from functools import cache
 import pytest
 
 from reasoner import Game
+from reasoner.arguments import ArgumentError
 from reasoner.core.values import State
 from reasoner.errors import ResourceLimitError
 from reasoner.heuristics.fuzzy import (
@@ -110,8 +111,11 @@ def _violations(game: Game, evaluator: FuzzyEvaluator, states: list[State]) -> l
 ])
 def test_invalid_parameters_are_refused_with_the_ranges(p: float, t: float, q: float) -> None:
     """Parameters outside 0.5 < t <= p < 1, q >= 1 raise ValueError naming the range."""
-    with pytest.raises(ValueError, match=r"0\.5 < t <= p < 1|q must be >= 1|finite"):
+    with pytest.raises(ArgumentError) as caught:
         FuzzyParameters(p=p, t=t, q=q)
+    expected = ("p, t, q", "not-finite") if math.isnan(p) else (
+        ("q", "out-of-range") if 0.5 < t <= p < 1 else ("p, t", "out-of-range"))
+    assert (caught.value.argument, caught.value.reason) == expected
 
 
 def test_valid_parameter_edges_are_accepted() -> None:
@@ -262,16 +266,20 @@ def test_h_of_a_goal_value_prefers_terminal_when_reached_and_avoids_it_otherwise
 def test_without_a_network_or_beyond_the_size_bound_it_is_a_resource_limit() -> None:
     """A game on the clingo backend has no network; a tiny gate bound is exceeded."""
     clingo_game = Game.from_file(GAMES / "tictactoe.kif", backend="clingo")
-    with pytest.raises(ResourceLimitError, match="network"):
+    with pytest.raises(ResourceLimitError) as caught:
         FuzzyEvaluator(clingo_game)
-    with pytest.raises(ResourceLimitError, match="gates"):
+    assert (caught.value.bound, caught.value.reason) == ("size", "no-network")
+    with pytest.raises(ResourceLimitError) as caught:
         FuzzyEvaluator(_bundled("connectfour"), max_gates=20)
+    assert (caught.value.bound, caught.value.reason, caught.value.limit) == ("size", "gates", 20)
 
 
 def test_unknown_role_is_refused() -> None:
     """Asking for a role the game does not have raises ValueError naming the roles."""
-    with pytest.raises(ValueError, match="xplayer"):
+    with pytest.raises(ArgumentError) as caught:
         FuzzyEvaluator(_bundled("tictactoe")).value(_bundled("tictactoe").initial_state, "x")
+    assert (caught.value.argument, caught.value.value) == ("role", "x")
+    assert caught.value.allowed == ("xplayer", "oplayer")
 
 
 # -- refinements ---------------------------------------------------------------------------

@@ -253,16 +253,16 @@ def test_corpus_test_case_3a_reads_open2_both_ways() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "line", "column", "fragment"),
+    ("text", "line", "column", "fields"),
     [
-        ("(role a)\n(init (p 1)", 2, 1, "never closed"),
-        ("(role a)\n(init (p 1)))", 2, 13, "')'"),
-        ("(role a)\n(<= ?x (p a))", 2, 5, "?x"),
-        ("(role a)\n(<= (?x a) (p a))", 2, 6, "?x"),
-        ("(role a)\n()", 2, 1, "empty parentheses"),
-        ("(role a)\n(<= p (q ()))", 2, 10, "empty parentheses"),
-        ("(role a)\n(<= p (not a b))", 2, 7, "'not' takes one literal, got 2"),
-        ("(role a)\n(<= p (q a) (distinct a))", 2, 13, "'distinct' takes two terms, got 1"),
+        ("(role a)\n(init (p 1)", 2, 1, ("unclosed", ())),
+        ("(role a)\n(init (p 1)))", 2, 13, ("unmatched-close", ())),
+        ("(role a)\n(<= ?x (p a))", 2, 5, ("variable-literal", ("?x",))),
+        ("(role a)\n(<= (?x a) (p a))", 2, 6, ("variable-head", ("?x",))),
+        ("(role a)\n()", 2, 1, ("empty-parentheses", ())),
+        ("(role a)\n(<= p (q ()))", 2, 10, ("empty-parentheses", ())),
+        ("(role a)\n(<= p (not a b))", 2, 7, ("not-arity", ())),
+        ("(role a)\n(<= p (q a) (distinct a))", 2, 13, ("distinct-arity", ())),
     ],
     ids=[
         "unclosed-paren", "stray-paren", "variable-head", "variable-functor",
@@ -270,12 +270,13 @@ def test_corpus_test_case_3a_reads_open2_both_ways() -> None:
     ],
 )
 def test_syntax_error_carries_line_and_column(
-    text: str, line: int, column: int, fragment: str
+    text: str, line: int, column: int, fields: tuple[str, tuple[str, ...]]
 ) -> None:
-    """Each malformed text raises GdlSyntaxError at the offending line:column."""
+    """Each malformed text raises GdlSyntaxError at the offending line:column, which its
+    message shows first (the text, as a person reads it)."""
     error = syntax_error(text)
     assert (error.line, error.column) == (line, column)
-    assert fragment in error.message
+    assert (error.reason, error.symbols) == fields
     assert str(error).startswith(f"line {line}, column {column}: ")
 
 

@@ -38,22 +38,24 @@ def test_info_reads_with_or_without_parentheses() -> None:
     assert {read_message(text).kind for text in ("(info)", "( INFO )", "info")} == {"info"}
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("(play m1 nil", "is never closed"),
-    ("(play m1 nil))", "unbalanced ')'"),
-    ("(dance m1)", "unknown message 'dance'"),
-    ("(play m1)", "play takes 2 fields, got 1"),
-    ("(start m1 a ((role a)) soon 10)", "the start clock must be a number of seconds"),
-    ("(start m1 a ((role a)) -5 10)", "the start clock must be a number of seconds"),
-    ("(play (m1) nil)", "the match id must be a name"),
-    ("(play m1 move)", "the moves must be nil or a list of moves"),
-    ("(info) (info)", "a message is one term; got 2"),
-    ("", "a message is one term; got 0"),
+@pytest.mark.parametrize(("text", "fields"), [
+    ("(play m1 nil", ("unclosed", None, None)),
+    ("(play m1 nil))", ("unbalanced", None, None)),
+    ("(dance m1)", ("unknown-message", None, "dance")),
+    ("(play m1)", ("fields", "play", 1)),
+    ("(start m1 a ((role a)) soon 10)", ("not-seconds", "start clock", "soon")),
+    ("(start m1 a ((role a)) -5 10)", ("not-seconds", "start clock", "-5")),
+    ("(play (m1) nil)", ("not-a-name", "match id", None)),
+    ("(play m1 move)", ("not-moves", "moves", "move")),
+    ("(info) (info)", ("not-one-term", None, 2)),
+    ("", ("not-one-term", None, 0)),
 ])
-def test_a_malformed_message_is_refused_saying_why(text: str, reason: str) -> None:
+def test_a_malformed_message_is_refused_saying_why(text: str,
+                                                   fields: tuple[str, str | None, object]) -> None:
     """Each malformed message raises ProtocolError naming what is wrong."""
-    with pytest.raises(ProtocolError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ProtocolError) as caught:
         read_message(text)
+    assert (caught.value.reason, caught.value.field, caught.value.value) == fields
 
 
 def test_the_first_term_of_an_answer_is_the_move() -> None:
@@ -61,8 +63,9 @@ def test_the_first_term_of_an_answer_is_the_move() -> None:
     none."""
     assert first_term("( mark 3 3 ) and more") == "(mark 3 3)"
     assert first_term("noop\n") == "noop"
-    with pytest.raises(ProtocolError, match="empty"):
+    with pytest.raises(ProtocolError) as caught:
         first_term("   ")
+    assert caught.value.reason == "empty"
 
 
 def test_messages_are_written_as_ggp_base_writes_them() -> None:

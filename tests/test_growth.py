@@ -45,7 +45,8 @@ def test_growth_of_a_small_game_finishes_and_counts_every_instance() -> None:
 @pytest.mark.corpus
 def test_overrun_names_the_corpus_relation_that_grew() -> None:
     """Amazons (ggp-base-legacy) overruns a 3 s load; the error names the bound and one of
-    its move-generating relations, which is what grows."""
+    its move-generating relations, which is what grows (and its message, the output under
+    test, keeps the first error's words before the explanation)."""
     text = (CORPUS / "ggp-base-legacy" / "amazons.kif").read_text()
     error = explain_overrun(ResourceLimitError("exceeded the time bound of 3 s", bound="time"),
                             text, Limits(seconds=3, memory_mb=4096))

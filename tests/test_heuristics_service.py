@@ -179,7 +179,8 @@ def test_analyze_game_reports_turn_taking_boards_and_the_catalogue() -> None:
 
 def test_client_evaluate_and_errors() -> None:
     """The client library's evaluate gives values and plans; a bad parameter comes back as
-    HeuristicError."""
+    HeuristicError, whose message (the ErrorDetail carries no parameter field) says the
+    range."""
     with running_server() as server, ReasonerClient(server.target) as client:
         game = client.load_game(game_text("maze"))
         start = game.initial_state()

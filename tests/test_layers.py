@@ -34,7 +34,7 @@ class Layer:
 LAYERS: tuple[Layer, ...] = (
     Layer("foundation", "the error hierarchy and its codes, the wire's generated code and its "
           "request batches", {
-              "errors": ("reasoner.errors", "reasoner.error_codes"),
+              "errors": ("reasoner.errors", "reasoner.error_codes", "reasoner.arguments"),
               "wire": ("reasoner.v1", "reasoner.session_batches"),
           }),
     Layer("gdl", "reading, checking and rewriting game descriptions", {

@@ -217,13 +217,15 @@ def test_a_role_without_legal_moves_stops_the_kernel_with_an_error() -> None:
     game = Game.from_gdl("(role r) (init (s 0)) (<= (legal r go) (true (s 0))) "
                          "(<= (next (s 1)) (does r go)) (<= terminal (true (s 2))) (goal r 0)",
                          backend="native")
-    with pytest.raises(NoLegalMoveError, match="role r has no legal move"):
+    with pytest.raises(NoLegalMoveError) as caught:
         game.simulate(game.initial_state, 10, seed=0, max_steps=10)
+    assert caught.value.role == "r"
 
 
 def test_bad_states_and_moves_are_errors_not_crashes() -> None:
     """The one-state evaluator refuses a negative state, bits beyond the fluents and move
-    ids outside the table with ValueError, and answers the next good state."""
+    ids outside the table with ValueError, and answers the next good state. The C kernel's
+    ValueError has no fields: its message is what tells the two refusals apart."""
     native, python = _pair((GAMES / "tictactoe.kif").read_text())
     fluents = len(native.fluent_texts)
     with pytest.raises(ValueError):
@@ -289,8 +291,9 @@ def test_auto_falls_back_to_python_with_the_reason(monkeypatch: pytest.MonkeyPat
     assert (step.backend, step.then, step.bound) == ("native", "the Python network answers",
                                                      "size")
     assert game.statistics.backend_note == str(game.statistics.backend_reason)
-    with pytest.raises(ResourceLimitError, match="no native kernel"):
+    with pytest.raises(ResourceLimitError) as caught:
         Game.from_gdl(text, backend="native")
+    assert (caught.value.reason, caught.value.network) == ("no-native-kernel", True)
 
 
 def test_the_gpu_is_optional(caplog: pytest.LogCaptureFixture) -> None:

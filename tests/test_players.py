@@ -128,11 +128,13 @@ def test_match_runner_plays_three_player_game(reasoner: ReasonerClient) -> None:
 
 def test_match_runner_refuses_an_illegal_move(reasoner: ReasonerClient) -> None:
     """A player that answers a move not legal for its role stops the match with
-    IllegalMoveError naming the player."""
+    IllegalMoveError naming the player's role and move."""
     game = load(reasoner, "tictactoe")
     noop = game.move_id("oplayer", "noop")
-    with pytest.raises(IllegalMoveError, match="stubborn"):
+    with pytest.raises(IllegalMoveError) as caught:
         play_match(game, [_Stubborn(noop), RandomPlayer(random.Random(0))])
+    assert (caught.value.role, caught.value.move_id, caught.value.reason) == (
+        "xplayer", noop, "not-legal")
 
 
 # -- strength -----------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def test_a_position_too_large_is_refused_naming_the_relation(
                           "(fits ?a ?b ?c ?d ?e))",
                           "(<= (legal p (go ?a)) (true (at ?a ?x ?y ?z ?w)) "
                           "(fits ?a ?b ?c ?d ?e))")
-    with pytest.raises(ResourceLimitError, match="the relation fits grew most") as caught:
+    with pytest.raises(ResourceLimitError) as caught:
         Game.from_gdl(text, backend="position")
     assert caught.value.relation == "fits"
 
@@ -155,5 +155,6 @@ def test_rules_with_two_answer_sets_are_refused_as_on_clingo() -> None:
     from reasoner.errors import GdlValidationError
 
     text = "(role a) (legal a go) (<= p (not q)) (<= q (not p)) (<= terminal p) (goal a 0)"
-    with pytest.raises(GdlValidationError, match="not stratified"):
+    with pytest.raises(GdlValidationError) as caught:
         Game.from_gdl(text, backend="position")
+    assert caught.value.reason == "unstratified"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reasoner.arguments import ArgumentError
 from reasoner.core.values import State
 from reasoner.engine.game import Game
 from reasoner.errors import ResourceLimitError
@@ -234,20 +235,25 @@ def test_unknown_role_or_goal_value_is_refused_with_the_allowed_ones() -> None:
     """A role or goal value the game does not have is a ValueError naming the allowed ones."""
     game = bundled("tictactoe")
     distances = _distances(game)
-    with pytest.raises(ValueError, match="xplayer, oplayer"):
+    with pytest.raises(ArgumentError) as caught:
         distances.distance(game.initial_state, "nobody", "hff")
-    with pytest.raises(ValueError, match="0, 50, 100"):
+    assert (caught.value.argument, caught.value.allowed) == ("role", ("xplayer", "oplayer"))
+    with pytest.raises(ArgumentError) as caught:
         distances.distance(game.initial_state, "xplayer", "hff", 42)
-    with pytest.raises(ValueError, match="hmax, hadd, hff"):
+    assert (caught.value.argument, caught.value.value, caught.value.allowed) == (
+        "value", 42, (0, 50, 100))
+    with pytest.raises(ArgumentError) as caught:
         distances.distance(game.initial_state, "xplayer", "h_ff")
+    assert (caught.value.argument, caught.value.allowed) == ("kind", ("hmax", "hadd", "hff"))
 
 
 def test_view_over_its_rule_bound_is_a_resource_limit() -> None:
     """A game whose relaxed view would exceed the rule bound is refused with
     ResourceLimitError (RESOURCE_EXHAUSTED on the service)."""
     game = bundled("connectfour")
-    with pytest.raises(ResourceLimitError, match="too large for the relaxed view"):
+    with pytest.raises(ResourceLimitError) as caught:
         RelaxedGame(relaxed_network(game), max_rules=100)
+    assert (caught.value.reason, caught.value.limit) == ("relaxed-view", 100)
 
 
 def test_view_is_built_for_a_game_on_the_clingo_backend() -> None:

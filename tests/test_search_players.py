@@ -18,7 +18,9 @@ from client.players import (
     MctsPlayer,
     RandomPlayer,
 )
+from client.players.heuristic_values import VALUE_HEURISTICS
 from client.players.player import Player
+from reasoner.arguments import ArgumentError
 from reasoner.core.values import State, StateInfo
 from reasoner.engine.game import Game
 from tests.service_support import game_text
@@ -155,5 +157,7 @@ def test_mcts_with_a_heuristic_at_its_leaves() -> None:
 
 def test_a_distance_heuristic_is_refused_as_a_value() -> None:
     """hff is a cost, not a value: HeuristicValues refuses it, naming the ones it takes."""
-    with pytest.raises(ValueError, match="gives no values to search with"):
+    with pytest.raises(ArgumentError) as caught:
         HeuristicValues("hff")
+    assert (caught.value.argument, caught.value.value) == ("heuristic", "hff")
+    assert caught.value.allowed == tuple(VALUE_HEURISTICS) and "hff" not in VALUE_HEURISTICS

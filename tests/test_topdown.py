@@ -119,10 +119,10 @@ def test_a_position_over_the_time_bound_is_refused_and_the_game_keeps_answering(
     machine = _topdown_machine(SLOW, seconds=1.0)
     dive, stay = (machine.move_texts.index(move) for move in ("dive", "stay"))
     start = time.perf_counter()
-    with pytest.raises(ResourceLimitError, match="top-down took more than 1 s") as caught:
+    with pytest.raises(ResourceLimitError) as caught:
         machine.transition(machine.init_bits, (dive,))
     assert time.perf_counter() - start < 10
-    assert caught.value.bound == "time"
+    assert (caught.value.bound, caught.value.limit) == ("time", 1)
     _, following, info = machine.transition(machine.init_bits, (stay,))
     assert info.terminal and machine.fluent_texts[following.bit_length() - 1] == "(at 1)"
     machine.close()
@@ -147,8 +147,9 @@ def test_a_relation_derived_exponentially_often_is_answered_tabled() -> None:
 def test_rules_with_two_answer_sets_are_refused_on_topdown() -> None:
     """Rules that are not stratified on the ground level are refused at load on topdown
     too (an answer the well-founded semantics leaves undefined), not answered."""
-    with pytest.raises(GdlValidationError, match="not stratified"):
+    with pytest.raises(GdlValidationError) as caught:
         Game.from_gdl(UNSTRATIFIED, backend="topdown")
+    assert caught.value.reason == "unstratified"
 
 
 @pytest.mark.needs_tools

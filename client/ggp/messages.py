@@ -33,7 +33,16 @@ __all__ = ["Group", "Message", "ProtocolError", "first_term", "read_message", "t
            "write_message"]
 
 class ProtocolError(ValueError):
-    """A message that is not one of the protocol's, with what is wrong with it."""
+    """A message that is not one of the protocol's, with what is wrong with it: ``reason``
+    says it in a word, ``field`` names the message's field concerned and ``value`` what
+    was found there (a count, a keyword), where known."""
+
+    def __init__(self, message: str, *, reason: str | None = None, field: str | None = None,
+                 value: object = None) -> None:
+        self.reason = reason
+        self.field = field
+        self.value = value
+        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +87,7 @@ def _terms(text: str) -> list[str | Group]:
             i += 1
         elif c == ")":
             if len(stack) == 1:
-                raise ProtocolError(f"unbalanced ')' at offset {i}")
+                raise ProtocolError(f"unbalanced ')' at offset {i}", reason="unbalanced")
             start, items = stack.pop()
             stack[-1][1].append(Group(tuple(items), start, i + 1))
             i += 1
@@ -89,7 +98,8 @@ def _terms(text: str) -> list[str | Group]:
             stack[-1][1].append(text[i:j])
             i = j
     if len(stack) > 1:
-        raise ProtocolError(f"'(' at offset {stack[-1][0]} is never closed")
+        raise ProtocolError(f"'(' at offset {stack[-1][0]} is never closed",
+                            reason="unclosed")
     return stack[0][1]
 
 
@@ -108,26 +118,29 @@ def first_term(text: str) -> str:
     """
     terms = _terms(text)
     if not terms:
-        raise ProtocolError("the answer is empty")
+        raise ProtocolError("the answer is empty", reason="empty")
     return term_text(terms[0])
 
 
 def _clock(term: str | Group, what: str) -> float:
     if isinstance(term, Group):
-        raise ProtocolError(f"the {what} must be a number of seconds, not a list")
+        raise ProtocolError(f"the {what} must be a number of seconds, not a list",
+                            reason="not-seconds", field=what)
     try:
         value = float(term)
     except ValueError:
-        raise ProtocolError(f"the {what} must be a number of seconds, got {term[:40]!r}") \
-            from None
+        raise ProtocolError(f"the {what} must be a number of seconds, got {term[:40]!r}",
+                            reason="not-seconds", field=what, value=term) from None
     if not 0 <= value < 10**7:
-        raise ProtocolError(f"the {what} must be a number of seconds, got {term[:40]!r}")
+        raise ProtocolError(f"the {what} must be a number of seconds, got {term[:40]!r}",
+                            reason="not-seconds", field=what, value=term)
     return value
 
 
 def _atom(term: str | Group, what: str) -> str:
     if isinstance(term, Group):
-        raise ProtocolError(f"the {what} must be a name, not a list")
+        raise ProtocolError(f"the {what} must be a name, not a list", reason="not-a-name",
+                            field=what)
     return term
 
 
@@ -135,7 +148,8 @@ def _moves(term: str | Group) -> tuple[str, ...] | None:
     if isinstance(term, str):
         if term.lower() == "nil":
             return None
-        raise ProtocolError(f"the moves must be nil or a list of moves, got {term[:40]!r}")
+        raise ProtocolError(f"the moves must be nil or a list of moves, got {term[:40]!r}",
+                            reason="not-moves", field="moves", value=term)
     return tuple(term_text(item) for item in term.items)
 
 
@@ -147,7 +161,8 @@ def read_message(text: str) -> Message:
     """
     terms = _terms(text)
     if len(terms) != 1:
-        raise ProtocolError(f"a message is one term; got {len(terms)}")
+        raise ProtocolError(f"a message is one term; got {len(terms)}", reason="not-one-term",
+                            value=len(terms))
     (term,) = terms
     if isinstance(term, str):
         term = Group((term,), 0, len(text))  # a bare keyword: "info"
@@ -156,10 +171,11 @@ def read_message(text: str) -> Message:
     kind = term.items[0].lower()
     if kind not in _ARITY:
         raise ProtocolError(f"unknown message {kind[:40]!r}; the messages are "
-                            f"{', '.join(_ARITY)}")
+                            f"{', '.join(_ARITY)}", reason="unknown-message", value=kind)
     items = term.items
     if len(items) != _ARITY[kind]:
-        raise ProtocolError(f"{kind} takes {_ARITY[kind] - 1} fields, got {len(items) - 1}")
+        raise ProtocolError(f"{kind} takes {_ARITY[kind] - 1} fields, got {len(items) - 1}",
+                            reason="fields", field=kind, value=len(items) - 1)
     if kind == "info":
         return Message(kind)
     if kind == "preview":

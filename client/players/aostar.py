@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client.players.heuristic_values import RawHeuristics
+from reasoner.arguments import ArgumentError
 from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 from reasoner.errors import HeuristicError
@@ -113,8 +114,9 @@ class _Search:
         else:
             choosers = [r for r, moves in enumerate(info.legal) if len(moves) > 1]
             if len(choosers) > 1:
-                raise ValueError("AO* here takes turn-taking games: in a state both "
-                                 "players choose at once")
+                raise ArgumentError("AO* here takes turn-taking games: in a state both "
+                                    "players choose at once", argument="game",
+                                    reason="simultaneous")
             kind = _AND if choosers and choosers[0] != self.role else _OR
             node = _Node(state, info, kind, depth)
         self.table[state] = node
@@ -270,9 +272,12 @@ def prove(game: GameView[Any], role: str, *, goal: int = 100, heuristic: str = "
             goal value the role never gets, or a state where both players choose at once.
     """
     if role not in game.roles:
-        raise ValueError(f"unknown role {role!r}; the roles are {', '.join(game.roles)}")
+        raise ArgumentError(f"unknown role {role!r}; the roles are {', '.join(game.roles)}",
+                            argument="role", value=role, allowed=tuple(game.roles))
     if len(game.roles) != 2:
-        raise ValueError(f"AO* proves two-player games; this one has {len(game.roles)} roles")
+        raise ArgumentError(f"AO* proves two-player games; this one has {len(game.roles)} "
+                            "roles", argument="game", value=len(game.roles), allowed=2,
+                            reason="roles")
     if heuristic not in PROOF_HEURISTICS:
         raise ValueError(f"unknown heuristic {heuristic!r}; AO* takes "
                          f"{', '.join(PROOF_HEURISTICS)}")
@@ -288,7 +293,8 @@ def prove(game: GameView[Any], role: str, *, goal: int = 100, heuristic: str = "
     try:
         search.estimate([root])
     except HeuristicError as error:  # a goal value the role never gets, say
-        raise ValueError(str(error)) from None
+        raise ArgumentError(str(error), argument="goal", value=goal,
+                            reason=error.reason) from None
     if root.kind == _AND:
         search.expand(root)
         search.back_up(root)

@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+from reasoner.arguments import ArgumentError
 from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 from reasoner.heuristics.table import value_heuristics
@@ -46,8 +47,9 @@ class HeuristicValues:
                  parameters: Mapping[str, object] | None = None) -> None:
         scales = value_heuristics()
         if heuristic not in scales:
-            raise ValueError(f"heuristic {heuristic!r} gives no values to search with; "
-                             f"the ones that do are {', '.join(scales)}")
+            raise ArgumentError(f"heuristic {heuristic!r} gives no values to search with; "
+                                f"the ones that do are {', '.join(scales)}",
+                                argument="heuristic", value=heuristic, allowed=tuple(scales))
         self.heuristic = heuristic
         self.parameters = dict(parameters or {})
         self._scale = scales[heuristic]

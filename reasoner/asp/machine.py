@@ -111,7 +111,8 @@ class Machine:
                 head, negated = (atom_names.get(x, "an auxiliary atom") for x in cycle)
                 raise GdlValidationError(
                     "the rules are not stratified: negation through recursion between ground "
-                    f"atoms ({head} depends on not {negated} and back)")
+                    f"atoms ({head} depends on not {negated} and back)",
+                    reason="unstratified")
         self._ctl = ctl
         atoms = ctl.symbolic_atoms
         self._fluent_literals = [
@@ -216,8 +217,8 @@ class Machine:
         if self._models != 1:
             raise GdlValidationError(
                 f"the game's rules have {self._models if self._models < 2 else 'several'} "
-                "answer sets in a state: negation through recursion is not stratified here"
-            )
+                "answer sets in a state: negation through recursion is not stratified here",
+                reason="unstratified")
 
     def _decode(self, bits: int, current: bool,
                 successor: bool) -> tuple[StateInfo | None, int, StateInfo | None]:

@@ -211,5 +211,6 @@ class PositionMachine:
         if len(shown) != 1:
             raise GdlValidationError(
                 f"the game's rules have {'no' if not shown else 'several'} answer sets in a "
-                "state: negation through recursion is not stratified here")
+                "state: negation through recursion is not stratified here",
+                reason="unstratified")
         return shown[0]

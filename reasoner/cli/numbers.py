@@ -19,14 +19,30 @@ import math
 from collections.abc import Callable
 
 __all__ = ["GOAL", "LONGEST", "MEBIBYTES", "MESSAGE_MEBIBYTES", "MOST", "PORT", "SEED",
-           "at_least", "between", "seconds"]
+           "OutOfDomain", "at_least", "between", "seconds"]
+
+
+class OutOfDomain(argparse.ArgumentTypeError):
+    """A value outside an option's domain: ``text`` as given, ``value`` as read (None: not a
+    number), ``reason`` ("not-a-number", "not-finite", "below" or "above") and the domain's
+    bounds ``low`` and ``high`` where they apply."""
+
+    def __init__(self, message: str, *, text: str, reason: str, value: float | None = None,
+                 low: float | None = None, high: float | None = None) -> None:
+        self.text = text
+        self.reason = reason
+        self.value = value
+        self.low = low
+        self.high = high
+        super().__init__(message)
 
 
 def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise OutOfDomain(f"{text!r} is not a whole number", text=text,
+                          reason="not-a-number") from None
 
 
 # The most a count may be; a count past it is a typing slip, not a run that ends.
@@ -42,9 +58,11 @@ def at_least(low: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = _whole(text)
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+            raise OutOfDomain(f"must be at least {low}, got {value}", text=text,
+                              reason="below", value=value, low=low, high=MOST)
         if value > MOST:
-            raise argparse.ArgumentTypeError(f"must be at most {MOST}, got {value}")
+            raise OutOfDomain(f"must be at most {MOST}, got {value}", text=text,
+                              reason="above", value=value, low=low, high=MOST)
         return value
 
     return parse
@@ -56,7 +74,9 @@ def between(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = _whole(text)
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+            raise OutOfDomain(f"must be from {low} to {high}, got {value}", text=text,
+                              reason="below" if value < low else "above", value=value,
+                              low=low, high=high)
         return value
 
     return parse
@@ -71,15 +91,19 @@ def seconds(*, zero: bool = False) -> Callable[[str], float]:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            raise OutOfDomain(f"{text!r} is not a number of seconds", text=text,
+                              reason="not-a-number") from None
         if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"must be a finite number of seconds, got {text}")
+            raise OutOfDomain(f"must be a finite number of seconds, got {text}", text=text,
+                              reason="not-finite", value=value)
         if value < 0 or (value == 0 and not zero):
             bound = "at least 0" if zero else "more than 0"
-            raise argparse.ArgumentTypeError(f"must be {bound} seconds, got {text}")
+            raise OutOfDomain(f"must be {bound} seconds, got {text}", text=text,
+                              reason="below", value=value, low=0.0, high=LONGEST)
         if value > LONGEST:
-            raise argparse.ArgumentTypeError(f"must be at most {LONGEST:,.0f} seconds, "
-                                             f"got {text}")
+            raise OutOfDomain(f"must be at most {LONGEST:,.0f} seconds, "
+                              f"got {text}", text=text, reason="above", value=value,
+                              low=0.0, high=LONGEST)
         return value
 
     return parse

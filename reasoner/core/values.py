@@ -135,7 +135,8 @@ def move_key(role: str, text: str, *, case_sensitive: bool) -> str:
     try:
         return str(parse_term(text, case_sensitive=case_sensitive))
     except GdlSyntaxError as error:
-        raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role) from error
+        raise IllegalMoveError(f"malformed move {text!r}: {error}", role=role,
+                               reason="malformed") from error
 
 
 class JointMove(Mapping[str, Move]):

@@ -221,7 +221,9 @@ def compare_trace(ours: Side, header: TraceHeader, steps: Iterator[TraceStep]) -
         if ended is not None:
             why = "terminal" if ended.terminal else "a role has no legal move there"
             raise TraceError(f"line {step.line}: playout {step.playout} goes on after its "
-                             f"last step {ended.step} on line {ended.line} ({why})")
+                             f"last step {ended.step} on line {ended.line} ({why})",
+                             line=step.line, other_line=ended.line,
+                             reason="terminal" if ended.terminal else "no-legal-move")
         if step.step != expected_step:
             raise TraceError(f"line {step.line}: step {step.step} of playout {step.playout} "
                              f"should be step {expected_step}")

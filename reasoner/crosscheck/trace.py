@@ -40,7 +40,17 @@ __all__ = ["TraceError", "TraceHeader", "TraceStep", "read_trace", "write_header
 
 
 class TraceError(ReasonerError):
-    """A malformed trace file (the message names the line)."""
+    """A malformed trace file (the message names the line): ``line`` is that line,
+    ``field`` the record's field concerned and ``reason`` what is wrong, in a word, where
+    known; ``other_line`` the earlier line it conflicts with, if any."""
+
+    def __init__(self, message: str = "", *, line: int | None = None,
+                 field: str | None = None, reason: str | None = None,
+                 other_line: int | None = None) -> None:
+        self.line = line
+        self.field = field
+        self.other_line = other_line
+        super().__init__(message, reason=reason)
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,8 @@ class _Texts:
                 found = str(parse_term(text, case_sensitive=True))
             except GdlSyntaxError as error:
                 raise TraceError(f"line {line}: {what}: {text!r} is not a GDL term: "
-                                 f"{error.message}") from None
+                                 f"{error.message}", line=line, field=what,
+                                 reason="not-a-term") from None
             self._seen[text] = found
         return found
 
@@ -139,7 +150,8 @@ def _record(text: str, line: int) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise TraceError(f"line {line}: not JSON: {error.msg} (column {error.colno})") from None
+        raise TraceError(f"line {line}: not JSON: {error.msg} (column {error.colno})",
+                         line=line, reason="not-json") from None
     if not isinstance(value, dict):
         raise TraceError(f"line {line}: expected a JSON object")
     return value
@@ -156,7 +168,8 @@ def _steps(handle: TextIO, roles: tuple[str, ...], texts: _Texts) -> Iterator[Tr
                 raise TraceError(f"line {line}: playout and step must be integers (step >= 0)")
             terminal = record.get("terminal")
             if not isinstance(terminal, bool):
-                raise TraceError(f"line {line}: terminal must be true or false")
+                raise TraceError(f"line {line}: terminal must be true or false", line=line,
+                                 field="terminal", reason="not-a-boolean")
             legal_record = record.get("legal", {})
             goals_record = record.get("goals", {})
             if not isinstance(legal_record, dict) or not isinstance(goals_record, dict):
@@ -180,7 +193,8 @@ def _steps(handle: TextIO, roles: tuple[str, ...], texts: _Texts) -> Iterator[Tr
                                      f"({len(roles)}), has {len(joint)}")
             elif not terminal and all(legal.values()):
                 raise TraceError(f"line {line}: a non-terminal state needs its joint move "
-                                 "(unless a role has no legal move there)")
+                                 "(unless a role has no legal move there)", line=line,
+                                 field="joint", reason="missing")
             yield TraceStep(line, playout, step, frozenset(texts.texts(record.get("state"),
                                                                        "state", line)),
                             terminal, legal, goals, joint)

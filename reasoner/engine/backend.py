@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
+from reasoner.arguments import ArgumentError
 from reasoner.asp.machine import Machine
 from reasoner.asp.position import PositionMachine, id_tables
 from reasoner.asp.superset import Superset
@@ -139,8 +140,9 @@ def check_backend(backend: str) -> Backend:
     try:
         return Backend(backend)
     except ValueError:
-        raise ValueError(f"unknown backend {backend!r}; the backends are "
-                         f"{', '.join(BACKENDS)}") from None
+        raise ArgumentError(f"unknown backend {backend!r}; the backends are "
+                            f"{', '.join(BACKENDS)}", argument="backend", value=backend,
+                            allowed=BACKENDS) from None
 
 
 def build_machine(translation: Translation, superset: Superset, roles: Sequence[str],
@@ -249,7 +251,8 @@ def network_machine(network: Network, backend: Backend, network_ms: float,
                 native.info(native.init_bits)
                 return BuiltMachine(native, Backend.NATIVE, note, network_ms)
         if backend == Backend.NATIVE:
-            raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True)
+            raise ResourceLimitError(f"no native kernel: {refusal}", "size", network=True,
+                                     reason="no-native-kernel")
         note = note.then(ReasonStep("native", refusal, "the Python network answers", "size"))
     propnet = PropnetMachine(network)
     propnet.info(propnet.init_bits)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from reasoner.arguments import ArgumentError
 from reasoner.asp.relaxed_layers import RelaxedLayers, description_layers
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
@@ -250,7 +251,8 @@ class Game:
         key = move_key(role, text, case_sensitive=self._case_sensitive)
         move = self._move_index.get((role, key))
         if move is None:
-            raise IllegalMoveError(f"{role} can never play {key} in this game", role=role)
+            raise IllegalMoveError(f"{role} can never play {key} in this game", role=role,
+                                   reason="never-legal")
         return move
 
     def move_id(self, role: str, text: str) -> int:
@@ -277,7 +279,8 @@ class Game:
                 raise InvalidStateError(f"malformed fluent {text!r}: {error}") from error
             index = self._fluent_index.get(key)
             if index is None:
-                raise InvalidStateError(f"{key} can never hold in this game")
+                raise InvalidStateError(f"{key} can never hold in this game",
+                                        reason="never-holds")
             bits |= 1 << index
         return State(bits, self.fluents)
 
@@ -359,7 +362,8 @@ class Game:
                 if move not in info.legal[role_index]:
                     raise IllegalMoveError(
                         f"{self._moves[move].text} is not legal for {self.roles[role_index]} "
-                        "in this state", role=self.roles[role_index], move_id=move)
+                        "in this state", role=self.roles[role_index], move_id=move,
+                        reason="not-legal")
         return State(next_bits, self.fluents), next_info
 
     # -- the game view of players and search loops (ids) ---------------------------------
@@ -424,9 +428,12 @@ class Game:
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
         if playouts < 0:
-            raise ValueError(f"playouts must be at least 0, got {playouts}")
+            raise ArgumentError(f"playouts must be at least 0, got {playouts}",
+                                argument="playouts", value=playouts)
         if not 0 <= max_steps <= _MOST_STEPS:
-            raise ValueError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}")
+            raise ArgumentError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}",
+                                argument="max_steps", value=max_steps,
+                                allowed=range(_MOST_STEPS + 1))
         self._check_state(state)
         start = time.perf_counter()
         run = self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
@@ -474,9 +481,12 @@ class Game:
             return PlayoutSummary.from_columns(run.lengths, run.terminal, run.flat_goals(),
                                                len(self.roles), run.updates)
         if playouts < 0:
-            raise ValueError(f"playouts must be at least 0, got {playouts}")
+            raise ArgumentError(f"playouts must be at least 0, got {playouts}",
+                                argument="playouts", value=playouts)
         if not 0 <= max_steps <= _MOST_STEPS:
-            raise ValueError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}")
+            raise ArgumentError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}",
+                                argument="max_steps", value=max_steps,
+                                allowed=range(_MOST_STEPS + 1))
         self._check_state(state)
         summary: PlayoutSummary = summarize(state.bits, playouts, seed % 2**64, max_steps,
                                             check)
@@ -502,26 +512,29 @@ class Game:
         index = self._role_index.get(role)
         if index is None:
             raise IllegalMoveError(f"unknown role {role!r}; the roles are {list(self.roles)}",
-                                   role=role)
+                                   role=role, reason="unknown-role")
         return index
 
     def _single_goal(self, role: str, values: tuple[int, ...]) -> int:
         if len(values) == 1:
             return values[0]
         if not values:
-            raise GoalError(f"role {role} has no goal value in this state", role=role)
+            raise GoalError(f"role {role} has no goal value in this state", role=role,
+                            values=())
         raise GoalError(f"role {role} has several goal values in this state: "
-                        f"{sorted(values)}", role=role)
+                        f"{sorted(values)}", role=role, values=tuple(sorted(values)))
 
     def _joint_ids(self, joint_move: MoveChoice) -> tuple[int, ...]:
         unknown = [role for role in joint_move if role not in self._role_index]
         if unknown:
             raise IllegalMoveError(f"unknown role {unknown[0]!r} in the joint move; the roles "
-                                   f"are {list(self.roles)}")
+                                   f"are {list(self.roles)}", role=unknown[0],
+                                   reason="unknown-role")
         ids = []
         for role in self.roles:
             if role not in joint_move:
-                raise IllegalMoveError(f"the joint move has no move for role {role}")
+                raise IllegalMoveError(f"the joint move has no move for role {role}",
+                                       role=role, reason="missing-role")
             move = joint_move[role]
             if isinstance(move, Move):
                 if move.role != role or self._moves[move.id] != move:

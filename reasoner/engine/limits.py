@@ -90,7 +90,8 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
         if max_answer_bytes is not None and len(answer) > max_answer_bytes:
             answer = pickle.dumps(("error", ResourceLimitError(
                 f"the work's answer takes {len(answer) / 2**20:,.0f} MiB, more than the "
-                f"{max_answer_bytes / 2**20:,.0f} MiB it may", "size")))
+                f"{max_answer_bytes / 2**20:,.0f} MiB it may", "size",
+                limit=max_answer_bytes / 2**20, reason="answer")))
         connection.send_bytes(answer)
     except MemoryError:  # the answer (a large network, say) does not fit beside the work
         connection.send_bytes(pickle.dumps(("memory", None)))
@@ -140,7 +141,8 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
         while not receiver.poll(min(CHECK_SECONDS, max(deadline - time.monotonic(), 0.0))):
             if time.monotonic() >= deadline:
                 raise ResourceLimitError(
-                    f"exceeded the time bound of {limits.seconds:g} s", bound="time")
+                    f"exceeded the time bound of {limits.seconds:g} s", bound="time",
+                    limit=limits.seconds, reason="work")
             if check is not None:
                 check()
         try:
@@ -150,7 +152,8 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
             if process.exitcode is not None and process.exitcode < 0:
                 raise ResourceLimitError(
                     f"the work was killed (signal {-process.exitcode}), most likely at the "
-                    f"memory bound of {limits.memory_mb} MiB", bound="memory") from None
+                    f"memory bound of {limits.memory_mb} MiB", bound="memory",
+                    limit=limits.memory_mb, reason="work") from None
             # A child that ran out of memory where Python could not raise MemoryError
             # (inside clingo, say) exits with an error code and no answer.
             peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -158,7 +161,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
                 raise ResourceLimitError(
                     f"exceeded the memory bound of {limits.memory_mb} MiB (the work ended "
                     f"with exit code {process.exitcode} at {peak_mb:,.0f} MiB resident)",
-                    bound="memory") from None
+                    bound="memory", limit=limits.memory_mb, reason="work") from None
             raise BoundedCrash(
                 f"the bounded child process ended without an answer (exit code "
                 f"{process.exitcode}); with the forkserver start method, a script that "
@@ -175,5 +178,5 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
         raise value
     if kind == "memory":
         raise ResourceLimitError(f"exceeded the memory bound of {limits.memory_mb} MiB",
-                                 bound="memory")
+                                 bound="memory", limit=limits.memory_mb, reason="work")
     raise BoundedCrash(value)

@@ -50,5 +50,6 @@ def explain_overrun(error: ResourceLimitError, text: str, limits: Limits, *,
     if not growth.instances:
         return error
     explained = ResourceLimitError(f"{error}; {growth.describe()}", bound=error.bound,
-                                   relation=growth.instances[0][0])
+                                   relation=growth.instances[0][0], limit=error.limit,
+                                   reason=error.reason)
     return explained

@@ -84,7 +84,8 @@ def flat_rules(rule: Rule) -> list[Rule]:
             shown = f"{count:,}" if count < 10**12 else f"about 10^{len(str(count)) - 1}"
             raise ResourceLimitError(
                 f"{where}the body of this rule of {name} expands into {shown} rules, one "
-                f"per choice in its ors (at most {MAX_ALTERNATIVES:,})", "size", name)
+                f"per choice in its ors (at most {MAX_ALTERNATIVES:,})", "size", name,
+                limit=MAX_ALTERNATIVES, reason="ors")
     found = body_dnf(rule.body)
     if len(found) == 1 and found[0] is rule.body:
         return [rule]

@@ -121,12 +121,13 @@ def _read_sexprs(text: str) -> list[_SExpr]:
         # inside clingo.
         line, column = _Lines(text).position(control.start())
         raise GdlSyntaxError(f"control character U+{ord(control.group()):04X} in the text",
-                             line, column)
+                             line, column, reason="control-character")
     surrogate = _SURROGATE.search(text)
     if surrogate is not None:
         line, column = _Lines(text).position(surrogate.start())
         raise GdlSyntaxError(f"U+{ord(surrogate.group()):04X} is half of a UTF-16 surrogate "
-                             "pair, not a character", line, column)
+                             "pair, not a character", line, column, reason="surrogate",
+                             symbols=(f"U+{ord(surrogate.group()):04X}",))
     starts = _Lines(text).starts
     count = len(starts)
     line = 1  # starts[line - 1] <= offset < starts[line]: tokens come in text order
@@ -145,24 +146,26 @@ def _read_sexprs(text: str) -> list[_SExpr]:
         if first == "(":
             if len(stack) >= MAX_DEPTH:
                 raise GdlSyntaxError(f"parentheses nested deeper than {MAX_DEPTH} levels",
-                                     pos.line, pos.column)
+                                     pos.line, pos.column, reason="too-deep")
             items = []
             stack.append((pos, items))
         elif first == ")":
             if not stack:
                 raise GdlSyntaxError("unexpected ')' with no matching '('", pos.line,
-                                     pos.column)
+                                     pos.column, reason="unmatched-close")
             start, done = stack.pop()
             items = stack[-1][1] if stack else top
             items.append(_List(tuple(done), start))
         else:
             if len(token) > MAX_NAME:
                 raise GdlSyntaxError(f"a name of {len(token):,} characters (at most "
-                                     f"{MAX_NAME:,}): {token[:40]}...", pos.line, pos.column)
+                                     f"{MAX_NAME:,}): {token[:40]}...", pos.line, pos.column,
+                                     reason="long-name")
             items.append(_Token(token, pos))
     if stack:
         start = stack[-1][0]
-        raise GdlSyntaxError("'(' is never closed", start.line, start.column)
+        raise GdlSyntaxError("'(' is never closed", start.line, start.column,
+                             reason="unclosed")
     return top
 
 
@@ -175,17 +178,20 @@ class _Converter:
     def name(self, token: _Token) -> str:
         return token.text if self._case_sensitive else token.text.lower()
 
-    def _error(self, message: str, pos: Position) -> GdlSyntaxError:
-        return GdlSyntaxError(message, pos.line, pos.column)
+    def _error(self, message: str, pos: Position, reason: str,
+               *symbols: str) -> GdlSyntaxError:
+        return GdlSyntaxError(message, pos.line, pos.column, reason=reason, symbols=symbols)
 
     def _head_token(self, node: _List, what: str) -> _Token:
         if not node.items:
-            raise self._error(f"empty parentheses where {what} was expected", node.pos)
+            raise self._error(f"empty parentheses where {what} was expected", node.pos,
+                              "empty-parentheses")
         first = node.items[0]
         if isinstance(first, _List):
-            raise self._error(f"{what} must start with a name, not '('", first.pos)
+            raise self._error(f"{what} must start with a name, not '('", first.pos, "no-name")
         if first.text.startswith("?"):
-            raise self._error(f"{what} cannot start with the variable {first.text}", first.pos)
+            raise self._error(f"{what} cannot start with the variable {first.text}", first.pos,
+                              "variable-head", first.text)
         return first
 
     def term(self, node: _SExpr) -> Term:
@@ -193,15 +199,17 @@ class _Converter:
             text = self.name(node)
             if text.startswith("?"):
                 if len(text) == 1:
-                    raise self._error("a lone '?' is not a variable name", node.pos)
+                    raise self._error("a lone '?' is not a variable name", node.pos, "lone-mark")
                 return Variable(text[1:], node.pos)
             if text in _NOT_A_TERM:
-                raise self._error(f"'{text}' cannot be used as a term", node.pos)
+                raise self._error(f"'{text}' cannot be used as a term", node.pos, "not-a-term",
+                                  text)
             return Constant(text, node.pos)
         head = self._head_token(node, "a function term")
         name = self.name(head)
         if name in _NOT_A_TERM:
-            raise self._error(f"'{name}' cannot be used as a function symbol", head.pos)
+            raise self._error(f"'{name}' cannot be used as a function symbol", head.pos,
+                              "not-a-function", name)
         if len(node.items) == 1:
             # (f) is the constant f, as zero-arity atoms are the same with or without parens.
             return Constant(name, node.pos)
@@ -211,14 +219,17 @@ class _Converter:
         if isinstance(node, _Token):
             text = self.name(node)
             if text.startswith("?"):
-                raise self._error(f"the variable {node.text} cannot stand as {what}", node.pos)
+                raise self._error(f"the variable {node.text} cannot stand as {what}", node.pos,
+                                  "variable-literal", node.text)
             if text in _CONNECTIVES:
-                raise self._error(f"'{text}' cannot stand alone as {what}", node.pos)
+                raise self._error(f"'{text}' cannot stand alone as {what}", node.pos,
+                                  "not-a-literal", text)
             return Atom(text, (), node.pos)
         head = self._head_token(node, what)
         name = self.name(head)
         if name in _CONNECTIVES:
-            raise self._error(f"'{name}' cannot stand as {what} here", head.pos)
+            raise self._error(f"'{name}' cannot stand as {what} here", head.pos,
+                              "not-a-literal", name)
         start = _DECLARATIONS.get(name)
         if start is not None and len(node.items) > start + 2:
             self.flat_declarations = True
@@ -230,25 +241,28 @@ class _Converter:
             args = node.items[1:]
             if keyword == "not":
                 if len(args) != 1:
-                    raise self._error(f"'not' takes one literal, got {len(args)}", node.pos)
+                    raise self._error(f"'not' takes one literal, got {len(args)}", node.pos,
+                                      "not-arity")
                 return Not(self.literal(args[0]), node.pos)
             if keyword == "distinct":
                 if len(args) != 2:
-                    raise self._error(f"'distinct' takes two terms, got {len(args)}", node.pos)
+                    raise self._error(f"'distinct' takes two terms, got {len(args)}", node.pos,
+                                      "distinct-arity")
                 return Distinct(self.term(args[0]), self.term(args[1]), node.pos)
             if keyword == "or":
                 if not args:
-                    raise self._error("'or' needs at least one literal", node.pos)
+                    raise self._error("'or' needs at least one literal", node.pos, "empty-or")
                 return Or(tuple(self.literal(arg) for arg in args), node.pos)
             if keyword == "<=":
-                raise self._error("a rule '(<= ...)' cannot stand inside a rule body", node.pos)
+                raise self._error("a rule '(<= ...)' cannot stand inside a rule body", node.pos,
+                                  "nested-rule")
         return self.atom(node, "a body literal")
 
     def rule(self, node: _SExpr) -> Rule:
         if (isinstance(node, _List) and node.items and isinstance(node.items[0], _Token)
                 and self.name(node.items[0]) == "<="):
             if len(node.items) < 2:
-                raise self._error("'<=' needs a head", node.pos)
+                raise self._error("'<=' needs a head", node.pos, "no-head")
             head = self.atom(node.items[1], "a rule head")
             body = tuple(self.literal(item) for item in node.items[2:])
             return Rule(head, body, node.pos)
@@ -363,7 +377,7 @@ def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
             raise UnsupportedGdlError(
                 "GDL-II ('sees') is not supported: this reasoner plays base GDL "
                 f"(the text also fails to parse as GDL: {error.message})",
-                error.line, error.column,
+                error.line, error.column, reason="gdl-ii", symbols=("sees",),
             ) from error
         raise
 
@@ -379,5 +393,6 @@ def parse_term(text: str, *, case_sensitive: bool = False) -> Term:
     """Parse a single ground or non-ground term, such as a move ``(mark 1 1)``."""
     nodes = _read_sexprs(text)
     if len(nodes) != 1:
-        raise GdlSyntaxError(f"expected exactly one term, found {len(nodes)}", 1, 1)
+        raise GdlSyntaxError(f"expected exactly one term, found {len(nodes)}", 1, 1,
+                             reason="not-one-term")
     return _Converter(case_sensitive).term(nodes[0])

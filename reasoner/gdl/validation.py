@@ -90,10 +90,10 @@ def _describe(rule: Rule) -> str:
     return f"rule at {rule.pos} {text}"
 
 
-def _error(rule: Rule, message: str, cls: type[GdlValidationError] = GdlValidationError) -> (
-    GdlValidationError
-):
-    return cls(f"{message} in {_describe(rule)}", rule.pos.line or None, rule.pos.column or None)
+def _error(rule: Rule, message: str, cls: type[GdlValidationError] = GdlValidationError, *,
+           reason: str | None = None, symbols: tuple[str, ...] = ()) -> GdlValidationError:
+    return cls(f"{message} in {_describe(rule)}", rule.pos.line or None, rule.pos.column or None,
+               reason=reason, symbols=symbols)
 
 
 def _terms(term: Term) -> Iterator[Function]:
@@ -130,22 +130,24 @@ def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
         if expected is not None and atom.arity != expected:
             message = f"'{atom.name}' takes {expected} argument(s), not {atom.arity}"
             if strict:
-                raise _error(rule, message)
+                raise _error(rule, message, reason="keyword-arity", symbols=(atom.name,))
             if atom.signature not in reported:
                 reported.add(atom.signature)
                 warnings.append(Warning(f"{message}, in {_describe(rule)}; read as an "
                                         f"ordinary relation {atom.name}/{atom.arity}", rule.pos))
     head = rule.head
     if head.name in _BODY_ONLY and _is_keyword(head):
-        raise _error(rule, f"'{head.name}' may only appear in rule bodies")
+        raise _error(rule, f"'{head.name}' may only appear in rule bodies", reason="body-only",
+                     symbols=(head.name,))
     if head.name == "role" and _is_keyword(head):
         if not rule.is_fact:
-            raise _error(rule, "'role' may only be stated as a fact")
+            raise _error(rule, "'role' may only be stated as a fact", reason="role-not-fact")
         if not isinstance(head.args[0], Constant):
-            raise _error(rule, "a role must be a constant")
+            raise _error(rule, "a role must be a constant", reason="role-not-constant")
     for atom in atoms[1:]:
         if atom.name in _HEAD_ONLY and _is_keyword(atom):
-            raise _error(rule, f"'{atom.name}' may only appear in rule heads")
+            raise _error(rule, f"'{atom.name}' may only appear in rule heads",
+                         reason="head-only", symbols=(atom.name,))
 
 
 def _names(term: Term) -> Iterator[Constant | Function]:
@@ -183,7 +185,8 @@ def _check_term_names(rule: Rule, strict: bool, warnings: list[Warning],
                 what = "a function symbol" if isinstance(term, Function) else "a constant"
                 if strict and name in _CONNECTIVES:
                     raise _error(rule, f"the connective '{name}' is used as {what} in {atom} "
-                                 "(refused when reading strictly)")
+                                 "(refused when reading strictly)", reason="connective",
+                                 symbols=(name,))
                 if name not in reported:
                     reported.add(name)
                     warnings.append(Warning(
@@ -196,11 +199,13 @@ def _check_goal_value(rule: Rule) -> None:
         return  # another arity is an ordinary relation when not reading strictly
     value = rule.head.args[1]
     if isinstance(value, Function):
-        raise _error(rule, "a goal value must be an integer between 0 and 100")
+        raise _error(rule, "a goal value must be an integer between 0 and 100",
+                     reason="goal-value", symbols=(str(value),))
     if isinstance(value, Constant) and not (
         _GOAL_VALUE.fullmatch(value.name) and int(value.name) <= 100
     ):
-        raise _error(rule, f"goal value '{value.name}' is not an integer between 0 and 100")
+        raise _error(rule, f"goal value '{value.name}' is not an integer between 0 and 100",
+                     reason="goal-value", symbols=(value.name,))
 
 
 def located_goal_value(description: GameDescription, error: GoalValueError) -> GoalValueError:
@@ -210,7 +215,7 @@ def located_goal_value(description: GameDescription, error: GoalValueError) -> G
         head = rule.head
         if (head.name == "goal" and len(head.args) == 2 and isinstance(head.args[1], Variable)
                 and (isinstance(head.args[0], Variable) or str(head.args[0]) == error.role)):
-            located = _error(rule, error.message, GoalValueError)
+            located = _error(rule, error.message, GoalValueError, reason=error.reason)
             assert isinstance(located, GoalValueError)
             located.role, located.value = error.role, error.value
             return located
@@ -235,11 +240,12 @@ def _check_safety(rule: Rule, flat: Rule) -> None:
     name = unbound([flat.head])
     if name is not None:
         raise _error(rule, f"unsafe rule: head variable ?{name} does not occur in a positive "
-                     "body literal")
+                     "body literal", reason="unsafe-head", symbols=(f"?{name}",))
     name = unbound(lit for lit in flat.body if not isinstance(lit, Atom))
     if name is not None:
         raise _error(rule, f"unsafe rule: variable ?{name} of a negative literal or distinct "
-                     "does not occur in a positive body literal")
+                     "does not occur in a positive body literal", reason="unsafe-negative",
+                     symbols=(f"?{name}",))
 
 
 class _Arities:
@@ -260,7 +266,7 @@ class _Arities:
                        f"{seen[0]} in the rule at {seen[1].pos}")
             if self._strict:
                 raise _error(rule, message + " (the default reading takes them as different "
-                             "symbols)")
+                             "symbols)", reason=f"{kind}-arity", symbols=(name,))
             if (kind, name) not in self._reported:
                 self._reported.add((kind, name))
                 self._warnings.append(Warning(
@@ -319,7 +325,7 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
             atom.name == "sees" for literal in rule.body for atom, _ in literal_atoms(literal)
         ):
             raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
-                         UnsupportedGdlError)
+                         UnsupportedGdlError, reason="gdl-ii", symbols=("sees",))
     for reading in game.readings:
         if strict:
             _check_keywords(reading.rule, strict, warnings, reported)  # raises
@@ -343,12 +349,13 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
             flats.append((rule, flat))
 
     if not roles:
-        raise GdlValidationError("the game declares no role")
+        raise GdlValidationError("the game declares no role", reason="no-role")
     seen_roles: dict[str, Rule] = {}
     for rule in roles:
         name = str(rule.head.args[0])
         if name in seen_roles:
-            raise _error(rule, f"role '{name}' is declared twice")
+            raise _error(rule, f"role '{name}' is declared twice", reason="role-twice",
+                         symbols=(name,))
         seen_roles[name] = rule
     if "random" in seen_roles:
         warnings.append(Warning(
@@ -387,7 +394,8 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
                 bad = banned & reached
                 if bad:
                     raise _error(rule, f"'{rule.head.name}' must not depend on "
-                                 f"'{sorted(bad)[0]}'")
+                                 f"'{sorted(bad)[0]}'", reason="forbidden-dependency",
+                                 symbols=(rule.head.name, sorted(bad)[0]))
 
     # The recursion restriction (Love et al. 2008, Def. 4): it keeps the grounding finite.
     for rule, flat in flats:
@@ -407,7 +415,8 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
                 if any(v.name not in allowed for v in term_variables(arg)):
                     raise _error(rule, f"breaks the recursion restriction: argument {arg} of "
                                  f"the recursive literal {atom} is neither ground, nor in the "
-                                 "head, nor bound by a non-recursive literal")
+                                 "head, nor bound by a non-recursive literal",
+                                 reason="recursion-restriction", symbols=(str(atom),))
     return warnings
 
 

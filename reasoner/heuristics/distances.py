@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reasoner.arguments import ArgumentError
 from reasoner.core.evaluation import PlanStep
 from reasoner.core.values import State
 from reasoner.engine.game import Game
@@ -46,19 +47,23 @@ class GoalDistances:
     def role_index(self, role: str) -> int:
         found = self._role_index.get(role)
         if found is None:
-            raise ValueError(f"unknown role {role!r}; the roles are {', '.join(self.game.roles)}")
+            raise ArgumentError(f"unknown role {role!r}; the roles are "
+                                f"{', '.join(self.game.roles)}", argument="role", value=role,
+                                allowed=tuple(self.game.roles))
         return found
 
     def goal_value(self, role: str, value: int | None) -> int:
         """The goal value a distance aims at: ``value`` checked, or the role's highest."""
         values = self.view.goal_values(self.role_index(role))
         if not values:
-            raise ValueError(f"role {role!r} has no goal values")
+            raise ArgumentError(f"role {role!r} has no goal values", argument="role",
+                                value=role, reason="no-goal-values")
         if value is None:
             return values[-1]
         if value not in values:
-            raise ValueError(f"role {role!r} has no goal value {value}; its goal values are "
-                             f"{', '.join(map(str, values))}")
+            raise ArgumentError(f"role {role!r} has no goal value {value}; its goal values are "
+                                f"{', '.join(map(str, values))}", argument="value", value=value,
+                                allowed=tuple(values), reason="no-such-goal")
         return value
 
     def distance(self, state: State, role: str, kind: str, value: int | None = None,
@@ -67,8 +72,9 @@ class GoalDistances:
         formula for ``value`` (default: its highest goal value), and for h_FF with ``plan``
         the relaxed plan's paid rules. :data:`INFINITY` when it cannot be reached."""
         if kind not in DISTANCES:
-            raise ValueError(f"unknown distance {kind!r}; the distances are "
-                             f"{', '.join(DISTANCES)}")
+            raise ArgumentError(f"unknown distance {kind!r}; the distances are "
+                                f"{', '.join(DISTANCES)}", argument="kind", value=kind,
+                                allowed=tuple(DISTANCES))
         target = self.goal_value(role, value)
         formulas = self.view.goal_formulas(self.role_index(role), target)
         if not formulas:
@@ -120,8 +126,9 @@ class GoalDistances:
         """
         roles = self.game.roles
         if len(roles) != 2:
-            raise ValueError("the extended FF heuristic needs a two-player game, "
-                             f"this one has {len(roles)} roles")
+            raise ArgumentError("the extended FF heuristic needs a two-player game, "
+                                f"this one has {len(roles)} roles", argument="game",
+                                value=len(roles), allowed=2, reason="roles")
         first = self.role_index(mover) if mover is not None else self._mover(state)
         target = self.goal_value(role, value)
         formulas = self.view.goal_formulas(self.role_index(role), target)
@@ -156,9 +163,10 @@ class GoalDistances:
         movers = [i for i, role in enumerate(self.game.roles)
                   if any(not self.view.noop[m.id] for m in self.game.legal_moves(state, role))]
         if len(movers) != 1:
-            raise ValueError("the extended FF heuristic needs one role to move: in this state "
-                             f"{len(movers)} roles have moves that are not noops; name the "
-                             "mover")
+            raise ArgumentError("the extended FF heuristic needs one role to move: in this "
+                                f"state {len(movers)} roles have moves that are not noops; "
+                                "name the mover", argument="mover", value=len(movers),
+                                reason="movers")
         return movers[0]
 
     def plan_steps(self, plan: RelaxedPlan) -> tuple[PlanStep, ...]:

@@ -188,6 +188,7 @@ class GameHeuristics:
             except ValueError as error:
                 if isinstance(error, HeuristicError):
                     raise
-                raise HeuristicError(str(error)) from None
+                raise HeuristicError(str(error),
+                                     reason=getattr(error, "reason", None)) from None
             before = state
         return results

@@ -74,7 +74,8 @@ def relaxed_network(game: Game, bounds: ViewBounds = DEFAULT_VIEW_BOUNDS) -> Net
                              game.roles, bounds.network)
     except ResourceLimitError as error:
         raise ResourceLimitError(f"the game is too large for the relaxed view ({error})",
-                                 bound=error.bound) from None
+                                 bound=error.bound, limit=error.limit,
+                                 reason="relaxed-view") from None
 
 
 class RelaxedGame:
@@ -291,7 +292,8 @@ class RelaxedGame:
         if len(self._rules) > self._max_rules:
             raise ResourceLimitError(
                 f"the game is too large for the relaxed view (more than "
-                f"{self._max_rules:,} relaxed rules)", bound="size")
+                f"{self._max_rules:,} relaxed rules)", bound="size", limit=self._max_rules,
+                reason="relaxed-view")
 
     def _pre(self, body: Body) -> list[int] | None:
         """A body's preconditions: its positive signals and the negation variables of its

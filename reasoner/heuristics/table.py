@@ -99,11 +99,13 @@ class Parameter:
         except ValueError:
             raise HeuristicError(
                 f"parameter {self.name} of heuristic {heuristic} must be {self.allowed}, "
-                f"got {text!r}") from None
+                f"got {text!r}", heuristic=heuristic, parameter=self.name, value=text,
+                reason="out-of-range") from None
         if (isinstance(value, float) and not math.isfinite(value)) or not self.check(value):
             raise HeuristicError(
                 f"parameter {self.name} of heuristic {heuristic} must be {self.allowed}, "
-                f"got {text}")
+                f"got {text}", heuristic=heuristic, parameter=self.name, value=text,
+                reason="out-of-range")
         return value
 
 
@@ -259,13 +261,15 @@ class Heuristic(Generic[S]):
             if key not in known:
                 allowed = ", ".join(known) or "none"
                 raise HeuristicError(f"heuristic {self.name} has no parameter {key!r}; its "
-                                     f"parameters are: {allowed}")
+                                     f"parameters are: {allowed}", heuristic=self.name,
+                                     parameter=key, reason="unknown-parameter")
         values = {p.name: p.parse(self.name, given[p.name])
                   for p in self.parameters if p.name in given}
         settings = self.settings(**values)
         problem = settings.problem()
         if problem is not None:
-            raise HeuristicError(f"parameters of heuristic {self.name} {problem}")
+            raise HeuristicError(f"parameters of heuristic {self.name} {problem}",
+                                 heuristic=self.name, reason="inconsistent")
         return settings
 
 
@@ -279,7 +283,7 @@ def _distances(heuristics: Prepared, role: str, world_cost: int,
     try:
         distances.goal_value(role, goal)
     except ValueError as error:
-        raise HeuristicError(str(error)) from None
+        raise HeuristicError(str(error), reason=getattr(error, "reason", None)) from None
     return distances
 
 
@@ -400,7 +404,8 @@ def heuristic(name: str) -> Heuristic[Any]:
     found = HEURISTICS.get(name)
     if found is None:
         raise HeuristicError(f"unknown heuristic {name!r}; the heuristics are "
-                             f"{', '.join(HEURISTICS)}")
+                             f"{', '.join(HEURISTICS)}", heuristic=name,
+                             reason="unknown-heuristic")
     return found
 
 

@@ -166,7 +166,9 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     except GroundingStopped as stopped:
         reason = (str(stopped) if stopped.bound == "size"
                   else "grounding the network's program took too long")
-        raise GroundingTooLarge(f"no network: {reason}", bound=stopped.bound) from None
+        raise GroundingTooLarge(f"no network: {reason}", bound=stopped.bound,
+                                limit=stopped.max_rules if stopped.bound == "size" else None,
+                                reason="grounding") from None
     if ground.unsupported:
         raise ResourceLimitError(f"no network: the ground program has {ground.unsupported}",
                                  bound="size")
@@ -253,7 +255,8 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         edges += len(own)
         if len(bodies) > bounds.gates:
             raise ResourceLimitError(
-                f"no network: more than {bounds.gates:,} gates", bound="size")
+                f"no network: more than {bounds.gates:,} gates", bound="size",
+                limit=bounds.gates, reason="gates")
     _check_time(start, deadline, bounds)
     if compiling:
         _check_compile_time(edges, deadline, bounds)
@@ -277,7 +280,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
             head, other = (names.get(order[x], "an auxiliary atom") for x in (node, negated))
             raise GdlValidationError(
                 "the rules are not stratified: negation through recursion between ground "
-                f"atoms ({head} depends on not {other} and back)")
+                f"atoms ({head} depends on not {other} and back)", reason="unstratified")
     members: dict[int, list[int]] = defaultdict(list)
     for node in range(len(order)):
         members[component[node]].append(node)

@@ -87,7 +87,8 @@ class ReferenceSolver:
             except OSError as error:
                 raise ReferenceFailure(
                     f"cannot run SWI-Prolog ({swipl}): {error.strerror or error}; install "
-                    f"the Debian package {_PACKAGE} (apt-get install {_PACKAGE})") from error
+                    f"the Debian package {_PACKAGE} (apt-get install {_PACKAGE})",
+                    reason="not-installed") from error
             assert self._process.stdin is not None
             os.set_blocking(self._process.stdin.fileno(), False)
             self._receive("loading the game")
@@ -139,7 +140,7 @@ class ReferenceSolver:
         """The successor when role ``i`` plays ``joint[i]`` (legality is not checked)."""
         if isinstance(joint, str) or len(joint) != len(self._roles):
             raise ReferenceFailure(f"a joint move needs one move per role ({len(self._roles)}), "
-                                   f"got {joint!r}")
+                                   f"got {joint!r}", reason="joint-move")
         pairs = ",".join(f"{quote_atom(role)}-{self._ground(move, 'move')}"
                          for role, move in zip(self._roles, joint, strict=True))
         successor = frozenset(self._request(f"next({self._state(state)},[{pairs}])",
@@ -250,9 +251,11 @@ class ReferenceSolver:
             term = parse_term(text, case_sensitive=self._case_sensitive)
             converted = ground_term(term)
         except GdlSyntaxError as error:
-            raise ReferenceFailure(f"malformed {what} {text!r}: {error}") from error
+            raise ReferenceFailure(f"malformed {what} {text!r}: {error}",
+                                   reason="malformed") from error
         except ReferenceFailure as error:
-            raise ReferenceFailure(f"the {what} {text!r} is not ground: {error}") from error
+            raise ReferenceFailure(f"the {what} {text!r} is not ground: {error}",
+                                   reason="not-ground") from error
         if len(self._converted) >= _CACHE_SIZE:
             self._converted.clear()
         self._converted[text] = converted
@@ -313,11 +316,12 @@ class ReferenceSolver:
             return fields[1:]
         message = " ".join(fields[1:]) if fields[0] == "error" else line.decode(
             "utf-8", errors="replace")
-        raise ReferenceFailure(f"SWI-Prolog failed on {what}: {message}")
+        raise ReferenceFailure(f"SWI-Prolog failed on {what}: {message}",
+                               reason=_prolog_reason(message))
 
     def _live(self) -> subprocess.Popen[bytes]:
         if self._process is None:
-            raise ReferenceFailure(self._closed_because)
+            raise ReferenceFailure(self._closed_because, reason="closed")
         return self._process
 
     def _overtime(self, what: str) -> NoReturn:
@@ -325,7 +329,8 @@ class ReferenceSolver:
                                 f"reference's time bound of {self._timeout:g} s")
         self.close()
         raise ReferenceFailure(f"{what} exceeded the reference's time bound of "
-                               f"{self._timeout:g} s; SWI-Prolog was stopped")
+                               f"{self._timeout:g} s; SWI-Prolog was stopped", reason="time",
+                               limit=self._timeout)
 
     def _died(self, what: str) -> NoReturn:
         process = self._live()
@@ -337,4 +342,19 @@ class ReferenceSolver:
         self._closed_because = f"the reference solver is closed: SWI-Prolog exited on {what}"
         self.close()
         detail = " ".join(log.split())[:2000] or "no message"
-        raise ReferenceFailure(f"SWI-Prolog exited (status {status}) on {what}: {detail}")
+        raise ReferenceFailure(f"SWI-Prolog exited (status {status}) on {what}: {detail}",
+                               reason="exited")
+
+
+def _prolog_reason(message: str) -> str:
+    """What a failure SWI-Prolog reported is, in a word. Its message is another program's
+    output and the only thing that says so: this is the one place it is read."""
+    if "Time limit exceeded" in message:
+        return "time"
+    if "stack" in message and ("resource" in message or "limit" in message):
+        return "stack"
+    if "not stratified" in message:
+        return "unstratified"
+    if "non-ground atom" in message:
+        return "non-ground"
+    return "prolog"

@@ -216,12 +216,12 @@ def _refusal(error: ReferenceFailure, what: str, seconds: float) -> Exception:
     """What a failed query means to the caller: a bound (RESOURCE_EXHAUSTED), rules that
     are not stratified (the game's defect), or a failure of the child."""
     message = str(error)
-    if "Time limit exceeded" in message or "exceeded the reference's time bound" in message:
+    if error.reason == "time":
         return ResourceLimitError(f"evaluating {what} top-down took more than {seconds:g} s",
-                                  bound="time")
-    if "stack" in message and ("resource" in message or "limit" in message):
+                                  bound="time", limit=seconds)
+    if error.reason == "stack":
         return ResourceLimitError(f"evaluating {what} top-down ran out of Prolog stack "
                                   f"({message})", bound="memory")
-    if "not stratified" in message:
-        return GdlValidationError(message.partition(": ")[2] or message)
+    if error.reason == "unstratified":
+        return GdlValidationError(message.partition(": ")[2] or message, reason="unstratified")
     return error

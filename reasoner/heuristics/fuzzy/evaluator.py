@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reasoner.arguments import ArgumentError
 from reasoner.core.values import State
 from reasoner.engine.game import Game
 from reasoner.errors import ResourceLimitError
@@ -69,7 +70,7 @@ class FuzzyEvaluator:
                 "fuzzy evaluation needs the game's propositional network, and the game has "
                 "none (load it with backend 'auto', 'native' or 'propnet' within the network's "
                 "bounds)",
-                bound="size")
+                bound="size", reason="no-network")
         orders = orders_in_formulas(game, structures)
         if orders:
             self.graph = graph_from_grounding(game, orders, self.parameters, max_gates)
@@ -164,5 +165,6 @@ class FuzzyEvaluator:
     def _role(self, role: str) -> int:
         index = self._role_index.get(role)
         if index is None:
-            raise ValueError(f"unknown role {role!r}; the roles are {list(self.game.roles)}")
+            raise ArgumentError(f"unknown role {role!r}; the roles are {list(self.game.roles)}",
+                                argument="role", value=role, allowed=tuple(self.game.roles))
         return index

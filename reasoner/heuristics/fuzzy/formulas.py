@@ -81,7 +81,7 @@ def restrict(fluents: int, statics: tuple[tuple[float, bool], ...],
             if gates > max_gates:
                 raise ResourceLimitError(
                     f"fuzzy evaluation: the goal and terminal formulas have more than "
-                    f"{max_gates:,} gates", bound="size")
+                    f"{max_gates:,} gates", bound="size", limit=max_gates, reason="gates")
 
     outputs = [terminal, *(s for per in goals for _, s in per)]
     for key in outputs:

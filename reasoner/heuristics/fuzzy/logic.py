@@ -25,6 +25,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from reasoner.arguments import ArgumentError
+
 __all__ = ["FuzzyParameters", "fuzzy_and", "fuzzy_or", "s_norm", "s_prime", "t_norm",
            "t_prime"]
 
@@ -45,13 +47,16 @@ class FuzzyParameters:
     def __post_init__(self) -> None:
         values = (self.p, self.t, self.q)
         if not all(isinstance(v, int | float) and math.isfinite(v) for v in values):
-            raise ValueError(f"fuzzy parameters must be finite numbers, got p={self.p!r}, "
-                             f"t={self.t!r}, q={self.q!r}")
+            raise ArgumentError(f"fuzzy parameters must be finite numbers, got p={self.p!r}, "
+                                f"t={self.t!r}, q={self.q!r}", argument="p, t, q",
+                                value=values, reason="not-finite")
         if not 0.5 < self.t <= self.p < 1.0:
-            raise ValueError(f"fuzzy parameters need 0.5 < t <= p < 1, got p={self.p}, "
-                             f"t={self.t}")
+            raise ArgumentError(f"fuzzy parameters need 0.5 < t <= p < 1, got p={self.p}, "
+                                f"t={self.t}", argument="p, t", value=(self.p, self.t),
+                                reason="out-of-range")
         if not self.q >= 1.0:
-            raise ValueError(f"fuzzy parameter q must be >= 1, got q={self.q}")
+            raise ArgumentError(f"fuzzy parameter q must be >= 1, got q={self.q}",
+                                argument="q", value=self.q, reason="out-of-range")
 
 
 def s_norm(a: float, b: float, q: float) -> float:
