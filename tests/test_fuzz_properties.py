@@ -24,6 +24,7 @@ from reasoner.errors import GdlError, ReasonerError
 from reasoner.gdl.parser import parse_gdl, parse_terms
 from reasoner.gdl.printer import print_game
 from reasoner.v1 import reasoner_pb2 as pb
+from reasoner.workshop.gdl_mutants import load_in_process, loads_past_bounds
 from tests.conftest import ROOT
 from tests.service_support import Server, running_server
 
@@ -173,3 +174,22 @@ def test_a_campaign_on_two_jobs_gives_each_mutant_the_fate_of_one_job(tmp_path: 
     alone = campaign("1")
     assert len(alone) == 12
     assert campaign("2") == alone
+
+
+def test_a_load_past_the_campaigns_time_bound_is_a_hang() -> None:
+    """A mutant's load that outlives the bounded child's time is a hang (the campaign tells
+    it from a refusal by the error's bound and reason, not its message), and its source,
+    which does the same, counts as past the bounds (a slow source, not a hanging mutant)."""
+    text = (ROOT / "games" / "tictactoe.kif").read_text()
+    fate, reason = load_in_process(text, timeout=0.01, memory=2048)
+    assert fate == "hang", reason
+    assert loads_past_bounds(text, timeout=0.01, memory=2048)
+
+
+def test_a_refused_source_is_not_past_the_bounds() -> None:
+    """A text the loader refuses within the bounds is refused, and its refusal is not
+    mistaken for running out of time or memory."""
+    text = "(role p) (init (c 0)) (<= (next (c ?x)) (true (c ?y)))"
+    fate, reason = load_in_process(text, timeout=30, memory=2048)
+    assert fate == "refused" and reason
+    assert not loads_past_bounds(text, timeout=30, memory=2048)

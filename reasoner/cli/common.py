@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
 from reasoner.cli.numbers import MEBIBYTES, seconds
+from reasoner.engine.backend import BACKENDS
 from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError, ResourceLimitError
 
@@ -43,8 +44,8 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
-# The engine's backends, as --backend offers them.
-BACKEND_CHOICES = ("clingo", "native", "propnet", "position", "topdown", "auto")
+# The engine's backends, as --backend offers them (their names are the Backend enum's).
+BACKEND_CHOICES = tuple(backend.value for backend in BACKENDS)
 T = TypeVar("T")
 
 # What each command module's ``register`` adds its parsers to (argparse has no public name

@@ -24,8 +24,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-__all__ = ["DOCUMENTED", "FATES", "MUTATIONS", "Mutant", "load_in_process", "mutants",
-           "outcomes", "past_bounds"]
+from reasoner.errors import Bound, ResourceLimitError
+
+__all__ = ["DOCUMENTED", "FATES", "MUTATIONS", "Mutant", "load_in_process",
+           "loads_past_bounds", "mutants", "outcomes"]
 
 FATES = ("accepted", "refused", "crash", "hang", "slow")
 # gRPC status codes a load may end with on purpose (see the README's error table).
@@ -161,24 +163,38 @@ def load_in_process(text: str, timeout: float, memory: int,
     """The fate of loading ``text`` in a bounded child (``timeout`` seconds, ``memory``
     MiB), and the reason ("" when accepted)."""
     from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
-    from reasoner.errors import ReasonerError, ResourceLimitError
+    from reasoner.errors import ReasonerError
 
     try:
         return run_bounded(_load, (text,), Limits(timeout, memory, start_method)), ""
     except ResourceLimitError as error:
-        if str(error).startswith("exceeded the time bound"):
-            return "hang", str(error)
-        return "refused", str(error)
+        return ("hang" if _past_bound(error, Bound.TIME) else "refused"), str(error)
     except ReasonerError as error:
         return "refused", str(error)
     except BoundedCrash as error:
         return "crash", str(error).splitlines()[0]
 
 
-def past_bounds(fate: str, reason: str) -> bool:
-    """Whether a load ran out of the campaign's time or memory (the unchanged source of a
-    mutant that did is "slow", not hanging)."""
-    return fate == "hang" or "memory bound" in reason
+def loads_past_bounds(text: str, timeout: float, memory: int,
+                      start_method: str = "fork") -> bool:
+    """Whether loading ``text`` in a bounded child runs out of the campaign's time or
+    memory (the unchanged source of a mutant that does is "slow", not hanging)."""
+    from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+    from reasoner.errors import ReasonerError
+
+    try:
+        run_bounded(_load, (text,), Limits(timeout, memory, start_method))
+    except ResourceLimitError as error:
+        return _past_bound(error, Bound.TIME) or _past_bound(error, Bound.MEMORY)
+    except (ReasonerError, BoundedCrash):
+        return False
+    return False
+
+
+def _past_bound(error: ResourceLimitError, bound: Bound) -> bool:
+    """Whether ``error`` is the bounded child's own ``bound`` (not a bound of the game's
+    grounding or network, which is a documented refusal)."""
+    return error.bound is bound and error.reason == "work"
 
 
 def outcomes(found: Iterable[Mutant], outcome: Callable[[Mutant], tuple[str, str]],

@@ -18,8 +18,8 @@ from reasoner.workshop.gdl_mutants import (
     DOCUMENTED,
     Mutant,
     load_in_process,
+    loads_past_bounds,
     outcomes,
-    past_bounds,
 )
 
 __all__ = ["register"]
@@ -119,11 +119,9 @@ def _fuzz(args: argparse.Namespace) -> int:
                 slow = slow_sources.get(mutant.source)
                 if slow is None:
                     # A server's threads forbid a plain fork in this process.
-                    source_fate, source_reason = load_in_process(
+                    slow = slow_sources[mutant.source] = loads_past_bounds(
                         texts[mutant.source], args.timeout, args.memory,
                         "forkserver" if args.grpc or args.jobs > 1 else "fork")
-                    slow = slow_sources[mutant.source] = past_bounds(source_fate,
-                                                                      source_reason)
                 if slow:
                     fate = "slow"
             fates[fate] += 1
