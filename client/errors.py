@@ -30,8 +30,9 @@ class RemoteError(RequestError):
     """A failure the server reported that has no more specific class here: a malformed
     request (the server's RequestError), an internal error, or a status of gRPC's own."""
 
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: grpc.StatusCode, message: str, *,
+                 reason: str | None = None) -> None:
+        super().__init__(code, message, reason=reason)
         self.args = (f"{code.name}: {message}",)
         self._message = message
 
@@ -75,4 +76,5 @@ def error_from_status(code: grpc.StatusCode, message: str,
     elif code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         # gRPC's own limits (a message over the size limit) have no detail.
         return ResourceLimitError(message)
-    return RemoteError(code, message)
+    return RemoteError(code, message,
+                       reason=detail.reason or None if detail is not None else None)

@@ -55,12 +55,19 @@ class RequestError(ReasonerError):
     """A request that is malformed in a way the domain errors do not cover, or another
     failure that has only a status code and a message."""
 
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+    def __init__(self, code: grpc.StatusCode, message: str, *,
+                 reason: str | None = None) -> None:
         self.code = code
-        super().__init__(message)
+        super().__init__(message, reason=reason)
 
-    def __reduce__(self) -> tuple[type, tuple[grpc.StatusCode, str]]:
-        return type(self), (self.code, self.text)
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _request_error, (type(self), self.code, self.text, self.reason)
+
+
+def _request_error(cls: type[RequestError], code: grpc.StatusCode, message: str,
+                   reason: str | None) -> RequestError:
+    """A request error rebuilt from its pickle."""
+    return cls(code, message, reason=reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +140,8 @@ def error_detail(error: ReasonerError) -> pb.ErrorDetail:
     detail = pb.ErrorDetail(
         kind=code.kind,
         message=_status_message(error, code) if code.internal else error.text)
+    if error.reason and not code.internal:
+        detail.reason = error.reason
     for name in type(error).fields:
         value = getattr(error, name)
         if value is not None:
@@ -172,7 +181,7 @@ def error_from_detail(detail: pb.ErrorDetail) -> ReasonerError | None:
     cls = _CLASSES.get(detail.kind)
     if cls is None or cls is RequestError:
         return None
-    return cls(detail.message, **_fields(cls, detail))
+    return cls(detail.message, reason=detail.reason or None, **_fields(cls, detail))
 
 
 def _fields(cls: type[ReasonerError], detail: pb.ErrorDetail) -> dict[str, Any]:

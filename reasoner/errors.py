@@ -13,8 +13,8 @@ Errors pickle with their fields (they cross process boundaries in
 
 Every error also has ``reason``: a short fixed word for what went wrong within its class
 ("unstratified", "unsafe-head", "not-legal"...; None: not said), for callers and tests that must
-tell two errors of one class apart without reading the message. It stays in the process
-(the service's ErrorDetail does not carry it).
+tell two errors of one class apart without reading the message. The service's ErrorDetail
+carries it (``reason``), and the client's errors read it back.
 """
 
 from __future__ import annotations
@@ -155,10 +155,10 @@ class NoLegalMoveError(ReasonerError):
     fields = ("role",)
 
     def __init__(self, message: str, *, role: str | None = None,
-                 steps: int | None = None) -> None:
+                 steps: int | None = None, reason: str | None = None) -> None:
         self.role = role
         self.steps = steps  # the playout's steps before the state (in process only)
-        super().__init__(message)
+        super().__init__(message, reason=reason)
 
     @classmethod
     def after(cls, role: str, steps: int) -> NoLegalMoveError:
@@ -178,10 +178,10 @@ class GoalError(ReasonerError):
     fields = ("role",)
 
     def __init__(self, message: str, *, role: str | None = None,
-                 values: tuple[int, ...] | None = None) -> None:
+                 values: tuple[int, ...] | None = None, reason: str | None = None) -> None:
         self.role = role
         self.values = values
-        super().__init__(message)
+        super().__init__(message, reason=reason)
 
 
 class UnknownGameError(ReasonerError, LookupError):

@@ -726,22 +726,24 @@ def error_detail(call: Callable[..., Any], request: Any) -> tuple[grpc.StatusCod
 
 def test_malformed_gdl_detail_has_kind_line_and_column(srv: Server) -> None:
     """A LoadGame of GDL that does not parse gets INVALID_ARGUMENT whose ErrorDetail says
-    GDL_SYNTAX at line 2, column 1, with the message without the position."""
+    GDL_SYNTAX at line 2, column 1, with the message without the position and the reason
+    in a word."""
     code, message, detail = error_detail(srv.stub.LoadGame, pb.LoadGameRequest(gdl=MALFORMED))
     assert code == INVALID
     assert message == "GdlSyntaxError: line 2, column 1: '(' is never closed"
     assert detail == pb.ErrorDetail(kind=pb.ERROR_KIND_GDL_SYNTAX, line=2, column=1,
-                                    message="'(' is never closed")
+                                    message="'(' is never closed", reason="unclosed")
 
 
 def test_client_gdl_syntax_error_has_the_detail_fields(client: ReasonerClient) -> None:
     """The client raises GdlSyntaxError with the line, column and message of the server's
-    ErrorDetail, and the same text as the engine's own error."""
+    ErrorDetail, its reason, and the same text as the engine's own error."""
     with pytest.raises(GdlSyntaxError) as caught:
         client.load_game(MALFORMED)
     error = caught.value
     assert type(error) is GdlSyntaxError
     assert (error.line, error.column, error.message) == (2, 1, "'(' is never closed")
+    assert error.reason == "unclosed"
     assert str(error) == "line 2, column 1: '(' is never closed"
 
 
@@ -752,14 +754,15 @@ def test_invalid_gdl_detail_has_the_rule_position(srv: Server) -> None:
 
 
 def test_illegal_move_detail_has_role_and_move_id(srv: Server, ttt: pb.GameInfo) -> None:
-    """An illegal move's ErrorDetail is ILLEGAL_MOVE with the role and the move id."""
+    """An illegal move's ErrorDetail is ILLEGAL_MOVE with the role, the move id and the
+    reason ("not-legal")."""
     noop_x = move_of(ttt, "xplayer", "noop")
     code, _, detail = error_detail(srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt),
         joint_moves=[pb.JointMove(moves=[noop_x, move_of(ttt, "oplayer", "noop")])]))
     assert code == INVALID
     assert detail == pb.ErrorDetail(kind=pb.ERROR_KIND_ILLEGAL_MOVE, role="xplayer",
-                                    move_id=noop_x,
+                                    move_id=noop_x, reason="not-legal",
                                     message="noop is not legal for xplayer in this state")
 
 
@@ -844,8 +847,9 @@ FIELD_VALUES: dict[str, Any] = {"line": 3, "column": 14, "bound": "memory",
 
 def sample_error(cls: type[ReasonerError]) -> ReasonerError:
     if cls is RequestError:
-        return RequestError(grpc.StatusCode.FAILED_PRECONDITION, "the message of a request")
-    return cls(f"the message of a {cls.__name__}",
+        return RequestError(grpc.StatusCode.FAILED_PRECONDITION, "the message of a request",
+                            reason="a-reason")
+    return cls(f"the message of a {cls.__name__}", reason="a-reason",
                **{name: FIELD_VALUES[name] for name in cls.fields})
 
 
@@ -875,8 +879,8 @@ def raising_server() -> Iterator[str]:
 def test_every_error_class_round_trips_to_the_client(raising_server: str,
                                                      cls: type[ReasonerError]) -> None:
     """An error the server reports arrives at the client as the same class (RemoteError, a
-    RequestError, for RequestError) with the same fields and the same text (an INTERNAL
-    one's text stays on the server), under the table's status code."""
+    RequestError, for RequestError) with the same fields, reason and text (an INTERNAL
+    one's text and reason stay on the server), under the table's status code."""
     sent = sample_error(cls)
     with ReasonerClient(raising_server, timeout=CALL_TIMEOUT) as reasoner, \
             pytest.raises(ReasonerError) as caught:
@@ -887,24 +891,27 @@ def test_every_error_class_round_trips_to_the_client(raising_server: str,
         assert type(received) is RemoteError
         assert isinstance(received, RequestError) and isinstance(sent, RequestError)
         assert received.code == sent.code
-        assert received.text == sent.text
+        assert (received.text, received.reason) == (sent.text, sent.reason)
         return
     assert type(received) is cls
     assert {name: getattr(received, name) for name in cls.fields} == {
         name: getattr(sent, name) for name in cls.fields}
     if code.internal:
         assert str(received) == f"internal error: {cls.__name__}"
+        assert received.reason is None
     else:
         assert str(received) == str(sent)
+        assert received.reason == sent.reason
 
 
 @pytest.mark.parametrize("cls", list(ERROR_CODES), ids=lambda cls: cls.__name__)
 def test_every_error_class_pickles_with_its_fields(cls: type[ReasonerError]) -> None:
     """Errors cross process boundaries (bounded children): each class pickles to the same
-    class, text and fields."""
+    class, text, fields and reason."""
     sent = sample_error(cls)
     received = pickle.loads(pickle.dumps(sent))
     assert type(received) is cls and str(received) == str(sent)
+    assert received.reason == sent.reason
     assert {name: getattr(received, name) for name in cls.fields} == {
         name: getattr(sent, name) for name in cls.fields}
 

@@ -800,7 +800,7 @@ class AnalyzeGameResponse(_message.Message):
     def __init__(self, successors: _Optional[_Iterable[_Union[AnalyzeGameResponse.Chain, _Mapping]]] = ..., orders: _Optional[_Iterable[_Union[AnalyzeGameResponse.Order, _Mapping]]] = ..., step_counters: _Optional[_Iterable[_Union[AnalyzeGameResponse.StepCounter, _Mapping]]] = ..., boards: _Optional[_Iterable[_Union[AnalyzeGameResponse.Board, _Mapping]]] = ..., quantities: _Optional[_Iterable[_Union[AnalyzeGameResponse.Quantity, _Mapping]]] = ..., turn_taking: _Optional[bool] = ..., noop_moves: _Optional[_Iterable[_Union[AnalyzeGameResponse.RoleNoops, _Mapping]]] = ..., teams: _Optional[_Iterable[_Union[AnalyzeGameResponse.Team, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[AnalyzeGameResponse.Feature, _Mapping]]] = ..., heuristics: _Optional[_Iterable[_Union[AnalyzeGameResponse.Heuristic, _Mapping]]] = ..., states_seen: _Optional[int] = ..., terminal_states_seen: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
 
 class ErrorDetail(_message.Message):
-    __slots__ = ("kind", "message", "line", "column", "bound", "relation", "network", "role", "move_id")
+    __slots__ = ("kind", "message", "line", "column", "bound", "relation", "network", "role", "move_id", "reason")
     KIND_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
@@ -810,6 +810,7 @@ class ErrorDetail(_message.Message):
     NETWORK_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     MOVE_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     kind: ErrorKind
     message: str
     line: int
@@ -819,4 +820,5 @@ class ErrorDetail(_message.Message):
     network: bool
     role: str
     move_id: int
-    def __init__(self, kind: _Optional[_Union[ErrorKind, str]] = ..., message: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., bound: _Optional[str] = ..., relation: _Optional[str] = ..., network: _Optional[bool] = ..., role: _Optional[str] = ..., move_id: _Optional[int] = ...) -> None: ...
+    reason: str
+    def __init__(self, kind: _Optional[_Union[ErrorKind, str]] = ..., message: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., bound: _Optional[str] = ..., relation: _Optional[str] = ..., network: _Optional[bool] = ..., role: _Optional[str] = ..., move_id: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
