@@ -564,7 +564,7 @@ class RemoteGame:
                                    for k in range(length)))
                 at += length * roles
             trajectories = paths
-        return Simulation.of_columns(lengths, list(columns.terminal), list(columns.goals), roles,
+        return Simulation.of_columns(lengths, columns.terminal, columns.goals, roles,
                                      trajectories, r.updates, r.elapsed_ms)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
