@@ -188,8 +188,8 @@ def test_analyze_game_reports_turn_taking_boards_and_the_catalogue() -> None:
 
 def test_client_evaluate_and_errors() -> None:
     """The client library's evaluate gives values and plans; a bad parameter comes back as
-    HeuristicError, whose message (the ErrorDetail carries no parameter field) says the
-    range."""
+    HeuristicError of reason "out-of-range", whose message (the ErrorDetail carries no
+    parameter field; the wording is the output under test too) says the range."""
     with running_server() as server, ReasonerClient(server.target) as client:
         game = client.load_game(game_text("maze"))
         start = game.initial_state()
@@ -198,8 +198,9 @@ def test_client_evaluate_and_errors() -> None:
         assert found.plan[0].move_id == game.move_id("robot", "move")
         (fuzzy,) = game.evaluate([start], "robot", "fuzzy", {"p": 0.9, "t": 0.7})
         assert 0 <= fuzzy.value <= 1
-        with pytest.raises(HeuristicError, match=r"0\.5 < p < 1"):
+        with pytest.raises(HeuristicError, match=r"0\.5 < p < 1") as caught:
             game.evaluate([start], "robot", "fuzzy", {"p": 2})
+        assert caught.value.reason == "out-of-range"
         assert isinstance(start, State)
 
 
