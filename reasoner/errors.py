@@ -14,7 +14,12 @@ Errors pickle with their fields (they cross process boundaries in
 Every error also has ``reason``: a short fixed word for what went wrong within its class
 ("unstratified", "unsafe-head", "not-legal"...; None: not said), for callers and tests that must
 tell two errors of one class apart without reading the message. The service's ErrorDetail
-carries it (``reason``), and the client's errors read it back.
+carries it (``reason``), and the client's errors read it back. The service's own refusals
+have theirs too: a request error's ("malformed-message", "playout-count", "too-many-states",
+"conflicting-fields", "unknown-backend", "cancelled", "unauthenticated"...), a state's
+("missing-state", "unknown-fluent"), a move's ("joint-move", "unknown-move"), a game id's
+("unknown-id"), a deadline's ("client-deadline", "server-deadline") and a server limit's
+("answer-size", "children", "max-steps", "busy", "too-many-sessions", "cache-size").
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc_status import rpc_status
 
 from reasoner.core.values import StateInfo
 from reasoner.core.walk import random_playout
@@ -30,7 +31,9 @@ __all__ = [
     "GAMES",
     "Server",
     "bundled",
+    "expect_detail",
     "expect_error",
+    "failed_call",
     "game_text",
     "local_info",
     "local_playouts",
@@ -109,13 +112,39 @@ def running_server(*, games: Path | None = None, max_games: int = 64, workers: i
 
 def expect_error(code: grpc.StatusCode, call: Callable[..., Any], request: Any,
                  timeout: float = CALL_TIMEOUT) -> str:
-    """Make a call that must fail with ``code``; returns the status message."""
+    """Make a call that must fail with ``code``; returns the status message (for the tests
+    whose point is its wording, and for gRPC's own statuses, which have no ErrorDetail;
+    which error it was is read with :func:`expect_detail`)."""
     with pytest.raises(grpc.RpcError) as caught:
         call(request, timeout=timeout)
     error: Any = caught.value
     assert error.code() == code, error.details()
     details: str = error.details()
     return details
+
+
+def failed_call(call: Callable[..., Any], request: Any, timeout: float = CALL_TIMEOUT
+                ) -> tuple[grpc.StatusCode, str, pb.ErrorDetail]:
+    """Make a call that must fail; returns its status code, its status message and the
+    ErrorDetail that its google.rpc.Status details hold (exactly one)."""
+    with pytest.raises(grpc.RpcError) as caught:
+        call(request, timeout=timeout)
+    error: Any = caught.value
+    status = rpc_status.from_call(error)
+    assert status is not None, error.details()
+    assert len(status.details) == 1
+    detail = pb.ErrorDetail()
+    assert status.details[0].Unpack(detail)
+    return error.code(), error.details(), detail
+
+
+def expect_detail(code: grpc.StatusCode, call: Callable[..., Any], request: Any,
+                  timeout: float = CALL_TIMEOUT) -> pb.ErrorDetail:
+    """Make a call that must fail with ``code``; returns the ErrorDetail of its status (the
+    fields a program reads to tell which error it was: kind, reason, line, bound...)."""
+    found, message, detail = failed_call(call, request, timeout)
+    assert found == code, message
+    return detail
 
 
 def state_of(info: pb.GameInfo, *fluents: str) -> pb.State:

@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 import pytest
 
+from client.errors import error_detail_of
 from reasoner.engine.game import Game
 from reasoner.errors import ResourceLimitError
 from reasoner.server.admission import HeavyGate
@@ -21,7 +22,7 @@ from reasoner.server.footprint import estimated_bytes
 from reasoner.server.registry import GameRegistry
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.conftest import CORPUS, GAMES
-from tests.service_support import CALL_TIMEOUT, expect_error, game_text, running_server
+from tests.service_support import CALL_TIMEOUT, expect_detail, game_text, running_server
 
 
 def text_of(name: str) -> str:
@@ -75,20 +76,24 @@ HUGE_TABLES = (f"(role r) {_NAMES} (<= (init (f ?x ?y)) (n ?x) (n ?y)) "
 
 
 def test_a_game_whose_tables_cannot_be_sent_is_refused_and_not_kept() -> None:
-    """A game whose tables alone exceed the largest answer gets RESOURCE_EXHAUSTED naming
-    its fluents, moves and the flag, and the server does not keep it."""
+    """A game whose tables alone exceed the largest answer gets RESOURCE_EXHAUSTED, a size
+    bound of reason "answer-size", and the server does not keep it; the message, the output
+    under test too, names its fluents, moves and the flag that raises the bound."""
     with running_server(max_message_mb=1) as server:
-        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
                                pb.LoadGameRequest(gdl=HUGE_TABLES))
-        assert details.startswith("the game's tables (2,025 fluents and 1 moves) take ")
-        assert details.endswith("serve --max-message-mb)")
+        assert (detail.kind, detail.bound, detail.reason) == (
+            pb.ERROR_KIND_RESOURCE_LIMIT, "size", "answer-size")
+        assert detail.message.startswith("the game's tables (2,025 fluents and 1 moves) take ")
+        assert detail.message.endswith("serve --max-message-mb)")
         assert server.registry.ids() == []
 
 
 def test_expand_refuses_children_that_could_not_be_sent_before_making_them() -> None:
     """Expand of a state of 300 x 300 joint moves (each successor answers 600 legal moves)
-    is refused from an estimate, with RESOURCE_EXHAUSTED naming the children and the way
-    out, instead of after gigabytes of work."""
+    is refused from an estimate, with RESOURCE_EXHAUSTED (a size bound, "answer-size"),
+    instead of after gigabytes of work; the message, the output under test too, names the
+    children and the way out."""
     numbers = " ".join(f"(k {i})" for i in range(300))
     wide = (f"(role a) (role b) {numbers} (<= (legal ?r (m ?x)) (role ?r) (k ?x)) (init s) "
             "(<= (next s) (true s)) (<= terminal (true t)) (<= (goal ?r 0) (role ?r))")
@@ -96,15 +101,19 @@ def test_expand_refuses_children_that_could_not_be_sent_before_making_them() -> 
         game = server.stub.LoadGame(pb.LoadGameRequest(gdl=wide), timeout=CALL_TIMEOUT).game
         initial = server.stub.InitialState(pb.InitialStateRequest(game_id=game.game_id),
                                            timeout=CALL_TIMEOUT).state
-        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Expand,
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Expand,
                                pb.ExpandRequest(game_id=game.game_id, state=initial))
-        assert details.startswith("the state's 90,000 children would take about ")
-        assert details.endswith("MiB, more than an answer may (16 MiB): use Query and Next")
+        assert (detail.kind, detail.bound, detail.reason) == (
+            pb.ERROR_KIND_RESOURCE_LIMIT, "size", "answer-size")
+        assert detail.message.startswith("the state's 90,000 children would take about ")
+        assert detail.message.endswith(
+            "MiB, more than an answer may (16 MiB): use Query and Next")
 
 
 def test_next_stops_at_the_first_successor_that_does_not_fit() -> None:
     """Next over many joint moves whose successors together exceed the largest answer is
-    refused with RESOURCE_EXHAUSTED as soon as they do, naming how many fitted."""
+    refused with RESOURCE_EXHAUSTED (a size bound, "answer-size") as soon as they do; the
+    message, the output under test too, says how many fitted."""
     numbers = " ".join(f"(k {i})" for i in range(2000))
     wide = (f"(role a) {numbers} (<= (legal a (m ?x)) (k ?x)) (init s) "
             "(<= (next s) (true s)) (<= terminal (true t)) (goal a 0)")
@@ -113,18 +122,20 @@ def test_next_stops_at_the_first_successor_that_does_not_fit() -> None:
         initial = server.stub.InitialState(pb.InitialStateRequest(game_id=game.game_id),
                                            timeout=CALL_TIMEOUT).state
         joints = [pb.JointMove(moves=[i]) for i in range(2000)]
-        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Next,
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Next,
                                pb.NextRequest(game_id=game.game_id, state=initial,
                                               joint_moves=joints))
-        assert details.startswith("the successors of the first ")
-        assert details.endswith("of 2,000 joint moves take more than an answer may (1 MiB): "
-                                "ask for fewer at once")
+        assert (detail.kind, detail.bound, detail.reason) == (
+            pb.ERROR_KIND_RESOURCE_LIMIT, "size", "answer-size")
+        assert detail.message.startswith("the successors of the first ")
+        assert detail.message.endswith("of 2,000 joint moves take more than an answer may "
+                                       "(1 MiB): ask for fewer at once")
 
 
 def test_the_gate_refuses_one_more_than_it_runs_and_queues() -> None:
     """With one slot taken and one call waiting, a third is refused at once with a
-    ResourceLimitError of bound "concurrency" naming the call and the flag (the advice in
-    the message is the output under test)."""
+    ResourceLimitError of bound "concurrency" and reason "busy", with the slots as its
+    limit; the message, the output under test too, names the call and the flag."""
     gate = HeavyGate(running=1, waiting=1)
     taken, release = threading.Event(), threading.Event()
 
@@ -143,7 +154,8 @@ def test_the_gate_refuses_one_more_than_it_runs_and_queues() -> None:
                                                      r"\(serve --max-heavy\)") as caught, \
                 gate.admit("Translate"):
             pass
-        assert caught.value.bound == "concurrency"
+        assert (caught.value.bound, caught.value.reason, caught.value.limit) == (
+            "concurrency", "busy", 1)
         release.set()
         holder.result(30)
         waiter.result(30)
@@ -226,7 +238,8 @@ def test_a_text_sent_again_is_found_without_reading_it(
 
 def test_with_the_slots_full_a_new_text_is_refused_and_a_loaded_one_answers() -> None:
     """While every heavy slot is taken, a load of a new text (which would have to be read)
-    is refused with RESOURCE_EXHAUSTED, and a load of a text already loaded is answered."""
+    is refused with RESOURCE_EXHAUSTED (bound "concurrency", reason "busy"), and a load of a
+    text already loaded is answered."""
     with running_server(max_heavy=1) as server:
         ttt = server.load("tictactoe")
         gate = server.registry.gate
@@ -237,9 +250,10 @@ def test_with_the_slots_full_a_new_text_is_refused_and_a_loaded_one_answers() ->
             waiting.start()
             while gate.queued < 1:
                 time.sleep(0.01)
-            details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+            detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
                                    pb.LoadGameRequest(gdl=text_of("breakthrough")))
-            assert details.startswith("the server runs 1 loads or groundings at once")
+            assert (detail.kind, detail.bound, detail.reason) == (
+                pb.ERROR_KIND_RESOURCE_LIMIT, "concurrency", "busy")
             again = server.stub.LoadGame(pb.LoadGameRequest(gdl=text_of("tictactoe")),
                                          timeout=CALL_TIMEOUT)
             assert again.already_loaded and again.game.game_id == ttt.game_id
@@ -274,8 +288,9 @@ def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None
 @pytest.mark.slow  # about 1.1 s
 def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
     """A Simulate of a million playouts sent without a deadline stops at the server's own
-    bound (serve --max-call-seconds) with DEADLINE_EXCEEDED saying so, and the server
-    answers the next call. (Connect four on the Python network: a million playouts take it
+    bound (serve --max-call-seconds) with DEADLINE_EXCEEDED of reason "server-deadline",
+    and the server answers the next call; the message, the output under test too, names the
+    flag and the way out. (Connect four on the Python network: a million playouts take it
     about 5 s here; the native kernel would finish them within the second.)"""
     with running_server(max_call_seconds=1.0) as server:
         game = server.stub.LoadGame(pb.LoadGameRequest(
@@ -286,6 +301,10 @@ def test_a_call_without_a_deadline_ends_at_the_server_s_longest() -> None:
                                                     playouts=1_000_000))
         error: Any = caught.value
         assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        detail = error_detail_of(error)
+        assert detail is not None
+        assert (detail.kind, detail.reason) == (pb.ERROR_KIND_DEADLINE_EXCEEDED,
+                                                "server-deadline")
         assert error.details() == ("the call worked for the server's longest of 1 s (serve "
                                    "--max-call-seconds): set a deadline, or ask for less at "
                                    "once")

@@ -18,7 +18,7 @@ from reasoner.v1 import reasoner_pb2 as pb
 from tests.conftest import bundled
 from tests.service_support import (
     CALL_TIMEOUT,
-    expect_error,
+    expect_detail,
     game_text,
     move_of,
     running_server,
@@ -83,75 +83,84 @@ def test_unreachable_goal_distance_is_infinite() -> None:
     assert math.isinf(response.evaluations[0].value)
 
 
-@pytest.mark.parametrize(("heuristic", "parameters", "expected"), [
-    ("h_ff", {}, "the heuristics are hmax, hadd, hff, fjo"),
-    ("fuzzy", {"p": "1.5"}, "0.5 < p < 1"),
-    ("fuzzy", {"p": "0.7", "t": "0.9"}, "t <= p"),
-    ("fuzzy", {"p": "lots"}, "parameter p of heuristic fuzzy"),
-    ("hff", {"world_cost": "2"}, "0 or 1"),
-    ("hff", {"goal": "42"}, "its goal values are 0, 50, 100"),
-    ("hff", {"depth": "3"}, "its parameters are: goal, world_cost"),
-    ("feature", {"name": "no-such-feature"}, "its features are"),
+@pytest.mark.parametrize(("heuristic", "parameters", "reason", "expected"), [
+    ("h_ff", {}, "unknown-heuristic", "the heuristics are hmax, hadd, hff, fjo"),
+    ("fuzzy", {"p": "1.5"}, "out-of-range", "0.5 < p < 1"),
+    ("fuzzy", {"p": "0.7", "t": "0.9"}, "inconsistent", "t <= p"),
+    ("fuzzy", {"p": "lots"}, "out-of-range", "parameter p of heuristic fuzzy"),
+    ("hff", {"world_cost": "2"}, "out-of-range", "0 or 1"),
+    ("hff", {"goal": "42"}, "no-such-goal", "its goal values are 0, 50, 100"),
+    ("hff", {"depth": "3"}, "unknown-parameter", "its parameters are: goal, world_cost"),
+    ("feature", {"name": "no-such-feature"}, "out-of-range", "its features are"),
 ])
 def test_bad_heuristic_or_parameter_is_invalid_argument(
-        heuristic: str, parameters: dict[str, str], expected: str) -> None:
-    """An unknown heuristic or parameter, or a value out of range, is INVALID_ARGUMENT and
-    the message says what is allowed."""
+        heuristic: str, parameters: dict[str, str], reason: str, expected: str) -> None:
+    """An unknown heuristic or parameter, or a value out of range, is INVALID_ARGUMENT, a
+    heuristic error whose reason says which; the message, the output under test too, says
+    what is allowed."""
     with running_server() as server:
         info = server.load("tictactoe")
-        message = expect_error(
+        detail = expect_detail(
             grpc.StatusCode.INVALID_ARGUMENT, server.stub.Evaluate,
             pb.EvaluateRequest(game_id=info.game_id, role="xplayer", heuristic=heuristic,
                                parameters=parameters, states=[pb.State()]))
-    assert expected in message
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_HEURISTIC, reason)
+    assert expected in detail.message
 
 
 def test_requests_the_heuristic_cannot_serve_are_invalid_argument() -> None:
     """An unknown role, a plan from a heuristic without plans, extended FF on a three-player
-    game, a malformed state and too many states are each INVALID_ARGUMENT."""
+    game, a malformed state and too many states are each INVALID_ARGUMENT, of the kind and
+    reason that say which."""
     with running_server() as server:
         info = server.load("tictactoe")
         three = server.load("threeplayer")
         cases = [
             (pb.EvaluateRequest(game_id=info.game_id, role="nobody", heuristic="hff",
                                 states=[pb.State()]),
-             "the roles are xplayer, oplayer"),
+             (pb.ERROR_KIND_HEURISTIC, "unknown-role")),
             (pb.EvaluateRequest(game_id=info.game_id, role="xplayer", heuristic="mobility",
                                 plan=True, states=[pb.State()]),
-             "the heuristics with plans are hff, fjo"),
+             (pb.ERROR_KIND_HEURISTIC, "no-plan")),
             (pb.EvaluateRequest(game_id=three.game_id, role=three.roles[0],
                                 heuristic="extended-ff", states=[pb.State()]),
-             "needs a two-player game"),
+             (pb.ERROR_KIND_HEURISTIC, "roles")),
             (pb.EvaluateRequest(game_id=info.game_id, role="xplayer", heuristic="hff",
-                                states=[pb.State(fluents=[10_000])]), "malformed state"),
+                                states=[pb.State(fluents=[10_000])]),
+             (pb.ERROR_KIND_INVALID_STATE, "unknown-fluent")),
             (pb.EvaluateRequest(game_id=info.game_id, role="xplayer", heuristic="hff",
-                                states=[pb.State()] * 10_001), "at most 10,000 states"),
+                                states=[pb.State()] * 10_001),
+             (pb.ERROR_KIND_REQUEST, "too-many-states")),
         ]
         for request, expected in cases:
-            message = expect_error(grpc.StatusCode.INVALID_ARGUMENT, server.stub.Evaluate,
+            detail = expect_detail(grpc.StatusCode.INVALID_ARGUMENT, server.stub.Evaluate,
                                    request)
-            assert expected in message
+            assert (detail.kind, detail.reason) == expected
 
 
 def test_unknown_game_is_not_found() -> None:
-    """Evaluate and AnalyzeGame on an id that is not loaded answer NOT_FOUND."""
+    """Evaluate and AnalyzeGame on an id that is not loaded answer NOT_FOUND, an unknown
+    game of reason "unknown-id"."""
     with running_server() as server:
-        expect_error(grpc.StatusCode.NOT_FOUND, server.stub.Evaluate,
-                     pb.EvaluateRequest(game_id="feed", role="x", heuristic="hff"))
-        expect_error(grpc.StatusCode.NOT_FOUND, server.stub.AnalyzeGame,
-                     pb.AnalyzeGameRequest(game_id="feed"))
+        for call, request in ((server.stub.Evaluate,
+                               pb.EvaluateRequest(game_id="feed", role="x", heuristic="hff")),
+                              (server.stub.AnalyzeGame, pb.AnalyzeGameRequest(game_id="feed"))):
+            detail = expect_detail(grpc.StatusCode.NOT_FOUND, call, request)
+            assert (detail.kind, detail.reason) == (pb.ERROR_KIND_UNKNOWN_GAME, "unknown-id")
 
 
 def test_game_too_large_for_the_view_is_resource_exhausted_and_the_server_goes_on() -> None:
-    """Over the relaxed view's bound, Evaluate answers RESOURCE_EXHAUSTED; the game stays
-    loaded and answers queries, and other heuristics still work."""
+    """Over the relaxed view's bound, Evaluate answers RESOURCE_EXHAUSTED (a size bound of
+    reason "relaxed-view"); the game stays loaded and answers queries, and other heuristics
+    still work."""
     with running_server(heuristic_bounds=ViewBounds(rules=200)) as server:
         info = server.load("connectfour")
-        message = expect_error(
+        detail = expect_detail(
             grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Evaluate,
             pb.EvaluateRequest(game_id=info.game_id, role="red", heuristic="fjo",
                                states=[pb.State()]))
-        assert "too large for the relaxed view" in message
+        assert (detail.kind, detail.bound, detail.reason) == (
+            pb.ERROR_KIND_RESOURCE_LIMIT, "size", "relaxed-view")
         initial = server.stub.InitialState(pb.InitialStateRequest(game_id=info.game_id),
                                            timeout=CALL_TIMEOUT)
         assert not initial.info.terminal
@@ -179,8 +188,8 @@ def test_analyze_game_reports_turn_taking_boards_and_the_catalogue() -> None:
 
 def test_client_evaluate_and_errors() -> None:
     """The client library's evaluate gives values and plans; a bad parameter comes back as
-    HeuristicError, whose message (the ErrorDetail carries no parameter field) says the
-    range."""
+    HeuristicError of reason "out-of-range", whose message (the ErrorDetail carries no
+    parameter field; the wording is the output under test too) says the range."""
     with running_server() as server, ReasonerClient(server.target) as client:
         game = client.load_game(game_text("maze"))
         start = game.initial_state()
@@ -189,8 +198,9 @@ def test_client_evaluate_and_errors() -> None:
         assert found.plan[0].move_id == game.move_id("robot", "move")
         (fuzzy,) = game.evaluate([start], "robot", "fuzzy", {"p": 0.9, "t": 0.7})
         assert 0 <= fuzzy.value <= 1
-        with pytest.raises(HeuristicError, match=r"0\.5 < p < 1"):
+        with pytest.raises(HeuristicError, match=r"0\.5 < p < 1") as caught:
             game.evaluate([start], "robot", "fuzzy", {"p": 2})
+        assert caught.value.reason == "out-of-range"
         assert isinstance(start, State)
 
 

@@ -22,7 +22,13 @@ from reasoner.errors import (
 from reasoner.gdl.normal_form import MAX_ALTERNATIVES, alternatives
 from reasoner.gdl.parser import MAX_NAME, parse_gdl
 from reasoner.v1 import reasoner_pb2 as pb
-from tests.service_support import Server, expect_error, game_text, running_server
+from tests.service_support import (
+    Server,
+    expect_detail,
+    failed_call,
+    game_text,
+    running_server,
+)
 
 # A one-role game whose fluent argument, role name or goal value the tests replace.
 GAME = """(role p)
@@ -189,8 +195,9 @@ def srv() -> object:
 @pytest.mark.parametrize("field", ["heuristic", "role", "parameter"])
 def test_an_error_quoting_a_huge_request_field_keeps_its_code(srv: Server, field: str) -> None:
     """An Evaluate whose error quotes a 100,000-character heuristic, role or parameter name
-    arrives as INVALID_ARGUMENT with a short message quoting its head, not as
-    RESOURCE_EXHAUSTED "Stream removed" (a status past gRPC's metadata limit)."""
+    arrives as INVALID_ARGUMENT with its ErrorDetail (a heuristic error) and a short message
+    quoting its head, not as RESOURCE_EXHAUSTED "Stream removed" (a status past gRPC's
+    metadata limit): the message's length and its cut word are the output under test."""
     ttt = srv.stub.LoadGame(pb.LoadGameRequest(gdl=game_text("tictactoe"))).game
     huge = "h" * 100_000
     request = pb.EvaluateRequest(game_id=ttt.game_id, role="xplayer", heuristic="fuzzy",
@@ -201,23 +208,29 @@ def test_an_error_quoting_a_huge_request_field_keeps_its_code(srv: Server, field
         request.role = huge
     else:
         request.parameters[huge] = "1"
-    details = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Evaluate, request)
-    assert details.startswith("HeuristicError: ") and "characters)" in details
-    assert len(details) < 400
+    code, details, detail = failed_call(srv.stub.Evaluate, request)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert detail.kind == pb.ERROR_KIND_HEURISTIC
+    assert detail.reason == {"heuristic": "unknown-heuristic", "role": "unknown-role",
+                             "parameter": "unknown-parameter"}[field]
+    assert "characters)" in details and len(details) < 400
 
 
 @pytest.mark.parametrize("method", ["Query", "Next"])
 def test_an_id_past_32_bits_is_refused_not_cut(srv: Server, method: str) -> None:
-    """A fluent or move id of 2**40 is out of the table (INVALID_ARGUMENT naming it), not
-    read as id 0 as a 32-bit field would."""
+    """A fluent or move id of 2**40 is out of the table (INVALID_ARGUMENT: an unknown fluent,
+    or an unknown move whose detail names the id), not read as id 0 as a 32-bit field
+    would."""
     info = srv.stub.LoadGame(pb.LoadGameRequest(gdl=GAME)).game
     if method == "Query":
-        details = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Query,
+        detail = expect_detail(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Query,
                                pb.QueryRequest(game_id=info.game_id,
                                                state=pb.State(fluents=[2**40])))
-        assert f"fluent id {2**40} is not in the fluent table" in details
+        assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "unknown-fluent")
+        assert f"fluent id {2**40} " in detail.message  # the id has no field of its own
     else:
-        details = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Next,
+        detail = expect_detail(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Next,
                                pb.NextRequest(game_id=info.game_id, state=pb.State(fluents=[0]),
                                               joint_moves=[pb.JointMove(moves=[2**40])]))
-        assert str(2**40) in details
+        assert (detail.kind, detail.reason) == (pb.ERROR_KIND_ILLEGAL_MOVE, "unknown-move")
+        assert f"move id {2**40} " in detail.message  # past 32 bits: no move_id field

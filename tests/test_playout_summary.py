@@ -16,7 +16,7 @@ from reasoner.engine.game import Game
 from reasoner.propnet.gpu import EmulatedGpuKernel
 from reasoner.propnet.native import NativeMachine
 from reasoner.v1 import reasoner_pb2 as pb
-from tests.service_support import GAMES, expect_error, game_text, running_server
+from tests.service_support import GAMES, expect_detail, game_text, running_server
 
 
 def _totals(game: Game, run: Simulation) -> PlayoutSummary:
@@ -100,10 +100,12 @@ def test_the_service_summarizes_the_playouts_in_process() -> None:
 
 
 def test_a_summary_with_trajectories_is_an_invalid_argument() -> None:
-    """A summary holds no trajectories: asking for both is INVALID_ARGUMENT, before any
-    playout."""
+    """A summary holds no trajectories: asking for both is INVALID_ARGUMENT (a request
+    error of reason "conflicting-fields"), before any playout."""
     with running_server() as srv:
         game = srv.load("tictactoe")
-        expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Simulate,
-                     pb.SimulateRequest(game_id=game.game_id, from_initial=True, playouts=10,
-                                        summary=True, record_trajectories=True))
+        detail = expect_detail(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.Simulate,
+                               pb.SimulateRequest(game_id=game.game_id, from_initial=True,
+                                                  playouts=10, summary=True,
+                                                  record_trajectories=True))
+        assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "conflicting-fields")

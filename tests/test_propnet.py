@@ -24,7 +24,7 @@ from reasoner.propnet.machine import PropnetMachine
 from reasoner.propnet.network import NetworkBounds, build_network
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.conftest import CORPUS, GAMES, bundled, corpus_params
-from tests.service_support import expect_error, running_server
+from tests.service_support import expect_detail, running_server
 
 BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
 
@@ -223,10 +223,11 @@ def test_service_loads_on_the_backend_asked_for() -> None:
         assert infos[""].game_id == infos["auto"].game_id != infos["clingo"].game_id
         assert infos["clingo"].statistics.network_gates == 0
         assert infos["propnet"].statistics.network_gates > 0
-        message = expect_error(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.LoadGame,
+        detail = expect_detail(grpc.StatusCode.INVALID_ARGUMENT, srv.stub.LoadGame,
                                pb.LoadGameRequest(gdl=text,
                                                   options=pb.LoadOptions(backend="gpu")))
-        assert "clingo, native, propnet, position, topdown, auto" in message
+        assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "unknown-backend")
+        assert "clingo, native, propnet, position, topdown, auto" in detail.message
         for backend in ("clingo", "propnet"):
             response = srv.stub.Simulate(pb.SimulateRequest(
                 from_initial=True, game_id=infos[backend].game_id, playouts=100, seed=1))

@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 from client import ReasonerClient
-from client.errors import RemoteError
+from client.errors import RemoteError, error_detail_of
 from reasoner.server.app import create_server
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -35,7 +35,8 @@ def served(**options: Any) -> Iterator[int]:
 
 def test_a_call_without_the_token_is_unauthenticated() -> None:
     """With a token set, a call without metadata, or with another token, ends with
-    UNAUTHENTICATED naming the header; with it, the call is answered."""
+    UNAUTHENTICATED (a request error of reason "unauthenticated"; the message, the output
+    under test too, names the header); with it, the call is answered."""
     with served(token=TOKEN) as port, grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
         for metadata in ((), (("authorization", "Bearer wrong"),)):
@@ -43,6 +44,9 @@ def test_a_call_without_the_token_is_unauthenticated() -> None:
                 stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT, metadata=metadata)
             error: Any = caught.value
             assert error.code() == grpc.StatusCode.UNAUTHENTICATED
+            detail = error_detail_of(error)
+            assert detail is not None
+            assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "unauthenticated")
             assert "authorization: Bearer <token>" in error.details()
         answered = stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT,
                                   metadata=(("authorization", f"Bearer {TOKEN}"),))
@@ -51,7 +55,8 @@ def test_a_call_without_the_token_is_unauthenticated() -> None:
 
 def test_the_client_sends_the_token_on_calls_and_sessions() -> None:
     """ReasonerClient(token=...) loads, queries and opens a Session on a server that needs
-    the token; without it, the client raises a RemoteError with UNAUTHENTICATED."""
+    the token; without it, the client raises a RemoteError with UNAUTHENTICATED and reason
+    "unauthenticated"."""
     with served(token=TOKEN) as port:
         target = f"127.0.0.1:{port}"
         with ReasonerClient(target, timeout=CALL_TIMEOUT, token=TOKEN) as client:
@@ -65,7 +70,8 @@ def test_the_client_sends_the_token_on_calls_and_sessions() -> None:
         with ReasonerClient(target, timeout=CALL_TIMEOUT) as stranger, \
                 pytest.raises(RemoteError) as caught:
             stranger.list_games()
-        assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
+        assert (caught.value.code, caught.value.reason) == (
+            grpc.StatusCode.UNAUTHENTICATED, "unauthenticated")
 
 
 @pytest.fixture(scope="module")

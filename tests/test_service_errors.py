@@ -1,8 +1,10 @@
 """Bad input to the gRPC service: every status code, with a message a person can act on.
 
-The status messages are the output under test here (what grpcurl and the Node client show
-to a person); what a program reads, the ErrorDetail's fields and the client library's
-errors rebuilt from them, is read as fields by the tests near the end.
+Which error a call met is read from its status's ErrorDetail (kind, reason, line, column,
+bound, role, move id...) or from the client library's errors rebuilt from it, never from
+the message. Where a test's point is also what the message tells a person (what grpcurl and
+the Node client show: the field, the count, the allowed range), its docstring says that the
+message is the output under test, and it checks that wording besides the fields.
 
 After each bad input the module's server must still answer a good request and must still
 hold every game it had (checked after every test that uses it). Servers with special settings
@@ -44,7 +46,9 @@ from reasoner.v1 import reasoner_pb2 as pb
 from tests.service_support import (
     CALL_TIMEOUT,
     Server,
+    expect_detail,
     expect_error,
+    failed_call,
     game_text,
     move_of,
     remote_info,
@@ -123,28 +127,39 @@ def assert_answers(server: Server, game: pb.GameInfo) -> None:
 
 @pytest.mark.parametrize("method", METHODS)
 def test_garbage_bytes_are_invalid_argument(srv: Server, method: str) -> None:
-    """Bytes that are no protobuf message get INVALID_ARGUMENT naming the request type."""
-    details = expect_error(INVALID, srv.raw(method), b"\xff\xff\xff\xff garbage")
-    assert details.startswith(f"malformed reasoner.v1.{method}Request message (12 bytes)")
+    """Bytes that are no protobuf message get INVALID_ARGUMENT, a request error of reason
+    "malformed-message"; the message, the output under test too, names the request type
+    and the size."""
+    detail = expect_detail(INVALID, srv.raw(method), b"\xff\xff\xff\xff garbage")
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "malformed-message")
+    assert detail.message.startswith(
+        f"malformed reasoner.v1.{method}Request message (12 bytes)")
 
 
 @pytest.mark.parametrize("cut", [1, 10, 40])
 def test_truncated_message_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
                                                cut: int) -> None:
-    """A Query message cut short gets INVALID_ARGUMENT naming the type and the size."""
+    """A Query message cut short gets INVALID_ARGUMENT of reason "malformed-message"; the
+    message, the output under test too, names the type and the size and passes on
+    protobuf's word for the defect."""
     whole = pb.QueryRequest(game_id=ttt.game_id,
                             state=initial_state(srv, ttt)).SerializeToString()
     assert len(whole) == 80
-    details = expect_error(INVALID, srv.raw("Query"), whole[:-cut])
-    assert details.startswith(f"malformed reasoner.v1.QueryRequest message ({80 - cut} bytes)")
-    assert "corrupt" in details
+    detail = expect_detail(INVALID, srv.raw("Query"), whole[:-cut])
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "malformed-message")
+    assert detail.message.startswith(
+        f"malformed reasoner.v1.QueryRequest message ({80 - cut} bytes)")
+    assert "corrupt" in detail.message
 
 
 def test_string_field_with_bad_utf8_is_invalid_argument(srv: Server) -> None:
-    """A LoadGame whose gdl field is not UTF-8 gets INVALID_ARGUMENT saying so."""
-    details = expect_error(INVALID, srv.raw("LoadGame"), b"\x0a\x02\xff\xfe")
-    assert details.startswith("malformed reasoner.v1.LoadGameRequest message (4 bytes)")
-    assert "bad UTF-8" in details
+    """A LoadGame whose gdl field is not UTF-8 gets INVALID_ARGUMENT of reason
+    "malformed-message"; the message, the output under test too, says that the defect is
+    the UTF-8 (protobuf's word)."""
+    detail = expect_detail(INVALID, srv.raw("LoadGame"), b"\x0a\x02\xff\xfe")
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "malformed-message")
+    assert detail.message.startswith("malformed reasoner.v1.LoadGameRequest message (4 bytes)")
+    assert "bad UTF-8" in detail.message
 
 
 def test_whole_raw_message_is_answered(srv: Server, ttt: pb.GameInfo) -> None:
@@ -173,11 +188,14 @@ def _bad_state_requests(game_id: str) -> dict[str, tuple[str, object]]:
 @pytest.mark.parametrize("method", ["Query", "Next", "Expand", "Simulate"])
 def test_state_with_unknown_fluent_id_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
                                                           method: str) -> None:
-    """A state naming a fluent id outside the 29-entry table gets INVALID_ARGUMENT naming
+    """A state naming a fluent id outside the 29-entry table gets INVALID_ARGUMENT, an
+    invalid state of reason "unknown-fluent"; the message, the output under test too, names
     the field and the id."""
     name, request = _bad_state_requests(ttt.game_id)[method]
-    details = expect_error(INVALID, getattr(srv.stub, name), request)
-    assert details == (f"InvalidStateError: malformed state in {method}Request.state: fluent "
+    code, message, detail = failed_call(getattr(srv.stub, name), request)
+    assert code == INVALID
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "unknown-fluent")
+    assert message == (f"InvalidStateError: malformed state in {method}Request.state: fluent "
                        "id 29 is not in the fluent table")
 
 
@@ -189,19 +207,20 @@ def test_state_with_unknown_fluent_id_is_invalid_argument(srv: Server, ttt: pb.G
 def test_a_request_without_its_state_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
                                                          method: str, request_: Any) -> None:
     """Query, Next and Expand without a state (a misspelt field, which proto loaders drop
-    silently) get INVALID_ARGUMENT naming the missing field, never the answer of an empty
-    state."""
+    silently) get INVALID_ARGUMENT of reason "missing-state", never the answer of an empty
+    state; the message, the output under test too, names the missing field."""
     request_.game_id = ttt.game_id
-    details = expect_error(INVALID, getattr(srv.stub, method), request_)
+    detail = expect_detail(INVALID, getattr(srv.stub, method), request_)
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "missing-state")
     alternative = " (or states)" if method == "Query" else ""
-    assert details == (f"InvalidStateError: {method}Request.state is missing{alternative}: "
-                       "a state is required")
+    assert detail.message == (f"{method}Request.state is missing{alternative}: "
+                              "a state is required")
 
 
 def test_query_over_many_states_answers_each_in_order(srv: Server, ttt: pb.GameInfo) -> None:
     """Query with `states` answers each state in `infos`, in order, as one Query each
-    would; a malformed one is refused naming its index, and both fields at once are
-    refused."""
+    would; a malformed one is refused ("unknown-fluent", the message naming its index), and
+    both fields at once are refused ("conflicting-fields")."""
     initial = srv.stub.InitialState(pb.InitialStateRequest(game_id=ttt.game_id),
                                     timeout=CALL_TIMEOUT)
     after = srv.stub.Next(pb.NextRequest(game_id=ttt.game_id, state=initial.state,
@@ -215,12 +234,13 @@ def test_query_over_many_states_answers_each_in_order(srv: Server, ttt: pb.GameI
     one_by_one = [srv.stub.Query(pb.QueryRequest(game_id=ttt.game_id, state=s),
                                  timeout=CALL_TIMEOUT).info for s in states]
     assert list(batch.infos) == one_by_one and not batch.HasField("info")
-    details = expect_error(INVALID, srv.stub.Query, pb.QueryRequest(
+    detail = expect_detail(INVALID, srv.stub.Query, pb.QueryRequest(
         game_id=ttt.game_id, states=[initial.state, pb.State(fluents=[29])]))
-    assert details.startswith("InvalidStateError: malformed state in QueryRequest.states[1]")
-    details = expect_error(INVALID, srv.stub.Query, pb.QueryRequest(
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "unknown-fluent")
+    assert detail.message.startswith("malformed state in QueryRequest.states[1]")
+    detail = expect_detail(INVALID, srv.stub.Query, pb.QueryRequest(
         game_id=ttt.game_id, state=initial.state, states=[initial.state]))
-    assert details == "InvalidStateError: QueryRequest sets both state and states: set one"
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "conflicting-fields")
 
 
 @pytest.mark.parametrize(("method", "request_"), [
@@ -229,25 +249,26 @@ def test_query_over_many_states_answers_each_in_order(srv: Server, ttt: pb.GameI
 ])
 def test_a_start_must_be_named_where_the_initial_state_may_be_asked(
         srv: Server, ttt: pb.GameInfo, method: str, request_: Any) -> None:
-    """Simulate and RelaxedLayers need a state or from_initial: neither is
-    INVALID_ARGUMENT naming both fields, and both at once is refused too."""
+    """Simulate and RelaxedLayers need a state or from_initial: neither is INVALID_ARGUMENT
+    of reason "missing-state" (the message, the output under test too, naming both fields),
+    and both at once is refused too ("conflicting-fields")."""
     request_.game_id = ttt.game_id
-    details = expect_error(INVALID, getattr(srv.stub, method), request_)
-    assert details == (f"InvalidStateError: {method}Request.state is missing (or "
-                       "from_initial): a state is required")
+    detail = expect_detail(INVALID, getattr(srv.stub, method), request_)
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "missing-state")
+    assert detail.message == (f"{method}Request.state is missing (or from_initial): a state "
+                              "is required")
     request_.from_initial = True
     request_.state.SetInParent()
-    details = expect_error(INVALID, getattr(srv.stub, method), request_)
-    assert details == (f"InvalidStateError: {method}Request sets both state and from_initial:"
-                       " set one")
+    detail = expect_detail(INVALID, getattr(srv.stub, method), request_)
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "conflicting-fields")
 
 
 def test_evaluate_without_states_is_invalid_argument(srv: Server, ttt: pb.GameInfo) -> None:
-    """Evaluate with an empty list of states gets INVALID_ARGUMENT saying so."""
-    details = expect_error(INVALID, srv.stub.Evaluate, pb.EvaluateRequest(
+    """Evaluate with an empty list of states gets INVALID_ARGUMENT, an invalid state of
+    reason "missing-state"."""
+    detail = expect_detail(INVALID, srv.stub.Evaluate, pb.EvaluateRequest(
         game_id=ttt.game_id, role="xplayer", heuristic="hff"))
-    assert details == ("InvalidStateError: EvaluateRequest.states is empty: at least one "
-                       "state is required")
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_INVALID_STATE, "missing-state")
 
 
 def test_list_games_names_what_the_server_holds(srv: Server, ttt: pb.GameInfo) -> None:
@@ -273,59 +294,66 @@ def test_lookup_moves_reads_texts_in_any_layout(srv: Server, ttt: pb.GameInfo) -
 
 
 @pytest.mark.parametrize(("role", "text", "expected"), [
-    ("xplayer", "(mark 4 4)", "xplayer can never play (mark 4 4) in this game"),
-    ("nobody", "noop", "unknown role 'nobody'; the roles are ['xplayer', 'oplayer']"),
-    ("xplayer", "(mark 1", "line 1, column 1"),
+    ("xplayer", "(mark 4 4)", pb.ErrorDetail(kind=pb.ERROR_KIND_ILLEGAL_MOVE, role="xplayer",
+                                             reason="never-legal")),
+    ("nobody", "noop", pb.ErrorDetail(kind=pb.ERROR_KIND_ILLEGAL_MOVE, role="nobody",
+                                      reason="unknown-role")),
+    ("xplayer", "(mark 1", pb.ErrorDetail(kind=pb.ERROR_KIND_ILLEGAL_MOVE, role="xplayer",
+                                          reason="malformed")),
 ])
 def test_lookup_moves_names_what_is_no_move(srv: Server, ttt: pb.GameInfo, role: str,
-                                            text: str, expected: str) -> None:
+                                            text: str, expected: pb.ErrorDetail) -> None:
     """A text that is no move of the role, an unknown role and a malformed text get
-    INVALID_ARGUMENT saying which."""
-    details = expect_error(INVALID, srv.stub.LookupMoves, pb.LookupMovesRequest(
+    INVALID_ARGUMENT whose ErrorDetail says which (kind, reason, role or position)."""
+    detail = expect_detail(INVALID, srv.stub.LookupMoves, pb.LookupMovesRequest(
         game_id=ttt.game_id, role=role, texts=["noop", text]))
-    assert expected in details
+    detail.ClearField("message")
+    assert detail == expected
 
 
-@pytest.mark.parametrize(("joint", "message"), [
-    (["(mark 1 1)"], "a joint move needs one move per role (2), got 1"),
-    (["(mark 1 1)", "noop", "noop"], "a joint move needs one move per role (2), got 3"),
-    ([], "a joint move needs one move per role (2), got 0"),
-])
+@pytest.mark.parametrize("joint", [["(mark 1 1)"], ["(mark 1 1)", "noop", "noop"], []])
 def test_joint_move_of_wrong_length_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
-                                                        joint: list[str],
-                                                        message: str) -> None:
-    """A joint move with a role missing or doubled gets INVALID_ARGUMENT giving the count."""
+                                                        joint: list[str]) -> None:
+    """A joint move with a role missing or doubled gets INVALID_ARGUMENT, an illegal move
+    of reason "joint-move" naming no role or move; the message, the output under test too,
+    gives the count."""
     roles = ["xplayer", "oplayer", "oplayer"]
     ids = [move_of(ttt, role, text) for role, text in zip(roles, joint, strict=False)]
-    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+    detail = expect_detail(INVALID, srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt),
         joint_moves=[pb.JointMove(moves=ids)]))
-    assert details == f"IllegalMoveError: {message}"
+    assert detail == pb.ErrorDetail(
+        kind=pb.ERROR_KIND_ILLEGAL_MOVE, reason="joint-move",
+        message=f"a joint move needs one move per role (2), got {len(joint)}")
 
 
 def test_move_of_another_role_is_invalid_argument(srv: Server, ttt: pb.GameInfo) -> None:
-    """Joint moves in the wrong role order (oplayer's move first) get INVALID_ARGUMENT."""
+    """Joint moves in the wrong role order (oplayer's move first) get INVALID_ARGUMENT, an
+    illegal move of reason "unknown-move" naming the first role and the move id."""
     x_mark = move_of(ttt, "xplayer", "(mark 1 1)")
     o_noop = move_of(ttt, "oplayer", "noop")
-    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+    detail = expect_detail(INVALID, srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt),
         joint_moves=[pb.JointMove(moves=[o_noop, x_mark])]))
-    assert details == (f"IllegalMoveError: move id {o_noop} is not a move of role xplayer "
-                       "in this game")
+    assert (detail.kind, detail.reason, detail.role, detail.move_id) == (
+        pb.ERROR_KIND_ILLEGAL_MOVE, "unknown-move", "xplayer", o_noop)
 
 
 def test_move_id_outside_the_table_is_invalid_argument(srv: Server, ttt: pb.GameInfo) -> None:
-    """A move id beyond the 20-entry move table gets INVALID_ARGUMENT naming the id."""
+    """A move id beyond the 20-entry move table gets INVALID_ARGUMENT, an illegal move of
+    reason "unknown-move" naming the role and the id."""
     x_mark = move_of(ttt, "xplayer", "(mark 1 1)")
-    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+    detail = expect_detail(INVALID, srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt),
         joint_moves=[pb.JointMove(moves=[x_mark, 20])]))
-    assert details == "IllegalMoveError: move id 20 is not a move of role oplayer in this game"
+    assert (detail.kind, detail.reason, detail.role, detail.move_id) == (
+        pb.ERROR_KIND_ILLEGAL_MOVE, "unknown-move", "oplayer", 20)
 
 
 def test_illegal_move_is_invalid_argument_by_default(srv: Server, ttt: pb.GameInfo) -> None:
-    """An illegal move gets INVALID_ARGUMENT naming move, role and state when check_legal is
-    not set (it defaults to true), also when it is the second joint move of a batch."""
+    """An illegal move gets INVALID_ARGUMENT ("not-legal", with role and move id) when
+    check_legal is not set (it defaults to true), also when it is the second joint move of
+    a batch."""
     noop_x = move_of(ttt, "xplayer", "noop")
     noop_o = move_of(ttt, "oplayer", "noop")
     legal = [move_of(ttt, "xplayer", "(mark 1 1)"), noop_o]
@@ -333,18 +361,21 @@ def test_illegal_move_is_invalid_argument_by_default(srv: Server, ttt: pb.GameIn
                              joint_moves=[pb.JointMove(moves=legal),
                                           pb.JointMove(moves=[noop_x, noop_o])])
     assert not request.HasField("check_legal")
-    details = expect_error(INVALID, srv.stub.Next, request)
-    assert details == "IllegalMoveError: noop is not legal for xplayer in this state"
+    detail = expect_detail(INVALID, srv.stub.Next, request)
+    assert (detail.kind, detail.reason, detail.role, detail.move_id) == (
+        pb.ERROR_KIND_ILLEGAL_MOVE, "not-legal", "xplayer", noop_x)
 
 
 def test_move_of_the_role_not_on_turn_is_invalid_argument(srv: Server,
                                                           ttt: pb.GameInfo) -> None:
-    """oplayer marking a cell on xplayer's turn gets INVALID_ARGUMENT naming oplayer."""
-    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+    """oplayer marking a cell on xplayer's turn gets INVALID_ARGUMENT ("not-legal") naming
+    oplayer and its move."""
+    o_mark = move_of(ttt, "oplayer", "(mark 2 2)")
+    detail = expect_detail(INVALID, srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt),
-        joint_moves=[pb.JointMove(moves=[move_of(ttt, "xplayer", "(mark 1 1)"),
-                                         move_of(ttt, "oplayer", "(mark 2 2)")])]))
-    assert details == "IllegalMoveError: (mark 2 2) is not legal for oplayer in this state"
+        joint_moves=[pb.JointMove(moves=[move_of(ttt, "xplayer", "(mark 1 1)"), o_mark])]))
+    assert (detail.kind, detail.reason, detail.role, detail.move_id) == (
+        pb.ERROR_KIND_ILLEGAL_MOVE, "not-legal", "oplayer", o_mark)
 
 
 # -- unknown games ---------------------------------------------------------------------------
@@ -362,16 +393,20 @@ UNKNOWN_ID = "0" * 64
     ("Simulate", pb.SimulateRequest(from_initial=True, game_id=UNKNOWN_ID, playouts=1)),
 ])
 def test_unknown_game_id_is_not_found(srv: Server, method: str, request_: object) -> None:
-    """A game id that is not loaded gets NOT_FOUND telling to load it with LoadGame."""
-    details = expect_error(grpc.StatusCode.NOT_FOUND, getattr(srv.stub, method), request_)
-    assert details == ("game 0000000000000000... is not loaded on this server; load it with "
-                       "LoadGame (games are evicted when the cache is full)")
+    """A game id that is not loaded gets NOT_FOUND, an unknown game of reason "unknown-id";
+    the message, the output under test too, tells to load it with LoadGame."""
+    detail = expect_detail(grpc.StatusCode.NOT_FOUND, getattr(srv.stub, method), request_)
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_UNKNOWN_GAME, "unknown-id")
+    assert detail.message == ("game 0000000000000000... is not loaded on this server; load "
+                              "it with LoadGame (games are evicted when the cache is full)")
 
 
 def test_empty_game_id_is_not_found(srv: Server) -> None:
-    """An empty game id gets NOT_FOUND saying the id is empty."""
-    details = expect_error(grpc.StatusCode.NOT_FOUND, srv.stub.GetGame, pb.GetGameRequest())
-    assert details.startswith("game (empty id)")
+    """An empty game id gets NOT_FOUND ("unknown-id"); the message, the output under test
+    too, says that the id is empty."""
+    detail = expect_detail(grpc.StatusCode.NOT_FOUND, srv.stub.GetGame, pb.GetGameRequest())
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_UNKNOWN_GAME, "unknown-id")
+    assert detail.message.startswith("game (empty id)")
 
 
 # -- GDL -------------------------------------------------------------------------------------
@@ -379,38 +414,46 @@ def test_empty_game_id_is_not_found(srv: Server) -> None:
 
 @pytest.mark.parametrize("method", ["LoadGame", "Translate"])
 def test_gdl_that_does_not_parse_gives_line_and_column(srv: Server, method: str) -> None:
-    """GDL with an unclosed parenthesis gets INVALID_ARGUMENT with line and column."""
+    """GDL with an unclosed parenthesis gets INVALID_ARGUMENT, a syntax error of reason
+    "unclosed" at line 2, column 1."""
     request_class = getattr(pb, f"{method}Request")
-    details = expect_error(INVALID, getattr(srv.stub, method), request_class(gdl=MALFORMED))
-    assert details == "GdlSyntaxError: line 2, column 1: '(' is never closed"
+    detail = expect_detail(INVALID, getattr(srv.stub, method), request_class(gdl=MALFORMED))
+    assert (detail.kind, detail.reason, detail.line, detail.column) == (
+        pb.ERROR_KIND_GDL_SYNTAX, "unclosed", 2, 1)
 
 
 def test_invalid_gdl_names_the_rule(srv: Server) -> None:
-    """An unsafe rule gets INVALID_ARGUMENT with its line, column and text."""
-    details = expect_error(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=UNSAFE))
-    assert details.startswith("GdlValidationError: line 3, column 3: unsafe rule: ")
-    assert details.endswith("(<= (p ?x) (q a))")
+    """An unsafe rule gets INVALID_ARGUMENT ("unsafe-head") with its line and column; the
+    message, the output under test too, quotes the rule."""
+    code, message, detail = failed_call(srv.stub.LoadGame, pb.LoadGameRequest(gdl=UNSAFE))
+    assert code == INVALID
+    assert (detail.kind, detail.reason, detail.line, detail.column) == (
+        pb.ERROR_KIND_GDL_VALIDATION, "unsafe-head", 3, 3)
+    assert message.startswith("GdlValidationError: line 3, column 3: unsafe rule: ")
+    assert message.endswith("(<= (p ?x) (q a))")
 
 
 def test_gdl_ii_is_invalid_argument(srv: Server) -> None:
-    """A GDL-II game (sees) gets INVALID_ARGUMENT saying that GDL-II is not supported, with
+    """A GDL-II game (sees) gets INVALID_ARGUMENT, unsupported GDL of reason "gdl-ii", with
     the rule's position."""
-    details = expect_error(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=GDL_II))
-    assert details.startswith("UnsupportedGdlError: line 1, column 10: GDL-II ('sees') is not "
-                              "supported: this reasoner plays base GDL")
+    detail = expect_detail(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=GDL_II))
+    assert (detail.kind, detail.reason, detail.line, detail.column) == (
+        pb.ERROR_KIND_UNSUPPORTED_GDL, "gdl-ii", 1, 10)
 
 
 def test_control_character_is_invalid_argument(srv: Server) -> None:
-    """A NUL character in the text gets INVALID_ARGUMENT with its line and column."""
-    details = expect_error(INVALID, srv.stub.LoadGame,
+    """A NUL character in the text gets INVALID_ARGUMENT ("control-character") with its line
+    and column."""
+    detail = expect_detail(INVALID, srv.stub.LoadGame,
                            pb.LoadGameRequest(gdl="(role a)\x00 (init s)"))
-    assert details == "GdlSyntaxError: line 1, column 9: control character U+0000 in the text"
+    assert (detail.kind, detail.reason, detail.line, detail.column) == (
+        pb.ERROR_KIND_GDL_SYNTAX, "control-character", 1, 9)
 
 
 def test_game_without_roles_is_invalid_argument(srv: Server) -> None:
-    """An empty text is no game: INVALID_ARGUMENT saying it declares no role."""
-    details = expect_error(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=""))
-    assert details == "GdlValidationError: the game declares no role"
+    """An empty text is no game: INVALID_ARGUMENT, a validation error of reason "no-role"."""
+    detail = expect_detail(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=""))
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_GDL_VALIDATION, "no-role")
 
 
 # -- Simulate and Expand arguments -----------------------------------------------------------
@@ -419,58 +462,68 @@ def test_game_without_roles_is_invalid_argument(srv: Server) -> None:
 @pytest.mark.parametrize("playouts", [0, 1_000_001])
 def test_playouts_out_of_range_is_invalid_argument(srv: Server, ttt: pb.GameInfo,
                                                    playouts: int) -> None:
-    """playouts=0 (or over the maximum) gets INVALID_ARGUMENT giving the allowed range."""
-    details = expect_error(INVALID, srv.stub.Simulate,
+    """playouts=0 (or over the maximum) gets INVALID_ARGUMENT, a request error of reason
+    "playout-count"; the message, the output under test too, gives the allowed range."""
+    detail = expect_detail(INVALID, srv.stub.Simulate,
                            pb.SimulateRequest(
                                from_initial=True, game_id=ttt.game_id, playouts=playouts))
-    assert details == f"playouts must be between 1 and 1000000, got {playouts}"
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "playout-count")
+    assert detail.message == f"playouts must be between 1 and 1000000, got {playouts}"
 
 
 def test_max_steps_past_the_server_s_cap_is_resource_exhausted(srv: Server,
                                                                ttt: pb.GameInfo) -> None:
-    """max_steps over 100,000 is refused before any playout, naming the cap: a game that
-    never ends would otherwise play for as long as the client waits."""
-    details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
+    """max_steps over 100,000 is refused before any playout, a size bound of reason
+    "max-steps": a game that never ends would otherwise play for as long as the client
+    waits."""
+    detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
                            pb.SimulateRequest(from_initial=True, game_id=ttt.game_id, playouts=1,
                                               max_steps=4_000_000_000))
-    assert details == ("max_steps may be at most 100,000 per playout, "
-                       "got 4,000,000,000")
+    assert (detail.kind, detail.bound, detail.reason) == (
+        pb.ERROR_KIND_RESOURCE_LIMIT, "size", "max-steps")
 
 
 def test_trajectories_that_could_not_be_sent_are_refused_before_the_work(
         srv: Server, ttt: pb.GameInfo) -> None:
     """A million recorded playouts of up to 1,000 steps could not fit an answer: refused at
-    once with RESOURCE_EXHAUSTED saying what to ask instead, not after a minute of play."""
+    once with RESOURCE_EXHAUSTED (a size bound, "answer-size"), not after a minute of play;
+    the message, the output under test too, says what to ask instead."""
     started = time.monotonic()
-    details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
+    detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Simulate,
                            pb.SimulateRequest(
                                from_initial=True, game_id=ttt.game_id, playouts=1_000_000,
                                               record_trajectories=True))
     assert time.monotonic() - started < 2
-    assert details.startswith("trajectories of 1,000,000 playouts of up "
-                              "to 1,000 steps could take 3,815 MiB, more than the 16 MiB")
-    assert details.endswith("ask fewer playouts or steps, or no trajectories")
+    assert (detail.kind, detail.bound, detail.reason) == (
+        pb.ERROR_KIND_RESOURCE_LIMIT, "size", "answer-size")
+    assert detail.message.startswith("trajectories of 1,000,000 playouts of up "
+                                     "to 1,000 steps could take 3,815 MiB, more than the 16 MiB")
+    assert detail.message.endswith("ask fewer playouts or steps, or no trajectories")
 
 
 def test_simulate_without_legal_move_is_failed_precondition(srv: Server) -> None:
     """A playout reaching a non-terminal state where a role has no legal move gets
-    FAILED_PRECONDITION naming the role."""
+    FAILED_PRECONDITION naming the role; the message, the output under test too, says after
+    how many steps."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
-    details = expect_error(grpc.StatusCode.FAILED_PRECONDITION, srv.stub.Simulate,
+    detail = expect_detail(grpc.StatusCode.FAILED_PRECONDITION, srv.stub.Simulate,
                            pb.SimulateRequest(from_initial=True, game_id=game.game_id, playouts=1))
-    assert details == ("NoLegalMoveError: role a has no legal move in a non-terminal state "
-                       "after 0 steps")
+    assert (detail.kind, detail.role) == (pb.ERROR_KIND_NO_LEGAL_MOVE, "a")
+    assert detail.message == "role a has no legal move in a non-terminal state after 0 steps"
 
 
 def test_expand_with_too_many_children_is_resource_exhausted(srv: Server) -> None:
-    """Expand of a state with 125,000 joint moves gets RESOURCE_EXHAUSTED naming the count,
-    the maximum and the alternative."""
+    """Expand of a state with 125,000 joint moves gets RESOURCE_EXHAUSTED, a size bound of
+    reason "children"; the message, the output under test too, names the count, the
+    maximum and the alternative."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=WIDE), timeout=CALL_TIMEOUT).game
-    details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Expand,
+    detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, srv.stub.Expand,
                            pb.ExpandRequest(game_id=game.game_id,
                                             state=initial_state(srv, game)))
-    assert details == ("the state has 125,000 joint moves; Expand returns at most 100,000 "
-                       "(use Query and Next)")
+    assert (detail.kind, detail.bound, detail.reason) == (
+        pb.ERROR_KIND_RESOURCE_LIMIT, "size", "children")
+    assert detail.message == ("the state has 125,000 joint moves; Expand returns at most "
+                              "100,000 (use Query and Next)")
 
 
 # -- limits of servers with special settings -------------------------------------------------
@@ -478,7 +531,8 @@ def test_expand_with_too_many_children_is_resource_exhausted(srv: Server) -> Non
 
 def test_request_over_the_size_limit_is_resource_exhausted() -> None:
     """A 2 MB LoadGame to a server with max_message_mb=1 gets RESOURCE_EXHAUSTED giving both
-    sizes, and the server goes on serving."""
+    sizes, and the server goes on serving. The status is gRPC's own, with no ErrorDetail:
+    its message is all there is to read, and is the output under test."""
     with running_server(max_message_mb=1) as server:
         game = server.load("tictactoe")
         text = game_text("nim") + "\n" + "; padding\n" * 200_000
@@ -493,17 +547,18 @@ def test_request_over_the_size_limit_is_resource_exhausted() -> None:
 
 @pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_exploding_grounding_is_resource_exhausted() -> None:
-    """A game whose grounding explodes gets RESOURCE_EXHAUSTED naming the time bound and
-    the relation that grew; the server then loads and answers other games, and keeps the
-    one it had."""
+    """A game whose grounding explodes gets RESOURCE_EXHAUSTED, the bounded work's ("work")
+    time bound, naming the relation that grew; the server then loads and answers other
+    games, and keeps the one it had."""
     limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
     with running_server(limits=limits) as server:
         held = server.load("nim")
         started = time.monotonic()
-        details = expect_error(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.LoadGame,
                                pb.LoadGameRequest(gdl=EXPLODING))
         assert time.monotonic() - started < 15
-        assert details.startswith("exceeded the time bound of 2 s; the rules of next/1 grew")
+        assert (detail.kind, detail.bound, detail.reason, detail.relation) == (
+            pb.ERROR_KIND_RESOURCE_LIMIT, "time", "work", "next/1")
         assert server.registry.ids() == [held.game_id]
         assert_answers(server, held)
         assert_answers(server, server.load("tictactoe"))
@@ -536,7 +591,7 @@ def test_load_past_its_deadline_stops_grounding() -> None:
     with running_server(limits=limits, workers=1) as server:
         held = server.load("nim")
         expect_error(grpc.StatusCode.DEADLINE_EXCEEDED, server.stub.LoadGame,
-                     pb.LoadGameRequest(gdl=EXPLODING), timeout=1.0)
+                     pb.LoadGameRequest(gdl=EXPLODING), timeout=1.0)  # gRPC's own status
         started = time.monotonic()
         assert_answers(server, held)
         assert time.monotonic() - started < 5
@@ -609,11 +664,12 @@ def client(srv: Server) -> Iterator[ReasonerClient]:
 
 
 def test_client_unknown_game_error(client: ReasonerClient) -> None:
-    """An unknown game id arrives as UnknownGameError (a LookupError); the advice is the
-    status message, which test_unknown_game_id_is_not_found reads."""
+    """An unknown game id arrives as UnknownGameError (a LookupError) of reason
+    "unknown-id"."""
     with pytest.raises(UnknownGameError) as caught:
         client.call("GetGame", pb.GetGameRequest(game_id=UNKNOWN_ID))
     assert isinstance(caught.value, LookupError)
+    assert caught.value.reason == "unknown-id"
 
 
 def test_client_illegal_move_error(client: ReasonerClient) -> None:
@@ -627,23 +683,23 @@ def test_client_illegal_move_error(client: ReasonerClient) -> None:
 
 
 def test_client_wrong_length_joint_move_is_illegal_move_error(client: ReasonerClient) -> None:
-    """A joint move with a role missing arrives as IllegalMoveError, naming no role or
-    move (the count is in the status message, which
-    test_joint_move_of_wrong_length_is_invalid_argument reads)."""
+    """A joint move with a role missing arrives as IllegalMoveError of reason "joint-move",
+    naming no role or move."""
     game = client.load_game(game_text("rps"))
     with pytest.raises(IllegalMoveError) as caught:
         game.step(game.initial_state(), (game.move_id("p1", "rock"),))
     assert (caught.value.role, caught.value.move_id) == (None, None)
+    assert caught.value.reason == "joint-move"
 
 
 def test_client_invalid_state_error(client: ReasonerClient) -> None:
     """A state with a fluent id outside the table arrives as InvalidStateError (of that
-    class exactly: the status message naming the id is read by
-    test_state_with_unknown_fluent_id_is_invalid_argument)."""
+    class exactly) of reason "unknown-fluent"."""
     game = client.load_game(game_text("tictactoe"))
     with pytest.raises(InvalidStateError) as caught:
         game.info(State(1 | 1 << 999, game.fluents))
     assert type(caught.value) is InvalidStateError
+    assert caught.value.reason == "unknown-fluent"
 
 
 def test_client_gdl_error(client: ReasonerClient) -> None:
@@ -671,11 +727,13 @@ def test_client_gdl_error_keeps_position(client: ReasonerClient) -> None:
 
 
 def test_client_resource_limit_error(client: ReasonerClient) -> None:
-    """An Expand over the children limit arrives as ResourceLimitError, a size bound."""
+    """An Expand over the children limit arrives as ResourceLimitError, a size bound of
+    reason "children"."""
     game = client.load_game(WIDE)
     with pytest.raises(ResourceLimitError) as caught:
         game.expand(game.initial_state())
     assert (caught.value.bound, caught.value.relation) == ("size", None)
+    assert caught.value.reason == "children"
 
 
 def test_client_message_too_large_is_resource_limit_error() -> None:
@@ -709,26 +767,11 @@ def test_client_errors_are_reasoner_errors(client: ReasonerClient) -> None:
 # -- the error contract: ErrorDetail in the status details -----------------------------------
 
 
-def error_detail(call: Callable[..., Any], request: Any) -> tuple[grpc.StatusCode, str,
-                                                                   pb.ErrorDetail]:
-    """Make a call that must fail; its status code and message and the ErrorDetail that its
-    google.rpc.Status details hold (exactly one)."""
-    with pytest.raises(grpc.RpcError) as caught:
-        call(request, timeout=CALL_TIMEOUT)
-    error: Any = caught.value
-    status = rpc_status.from_call(error)
-    assert status is not None, error.details()
-    assert len(status.details) == 1
-    detail = pb.ErrorDetail()
-    assert status.details[0].Unpack(detail)
-    return error.code(), error.details(), detail
-
-
 def test_malformed_gdl_detail_has_kind_line_and_column(srv: Server) -> None:
     """A LoadGame of GDL that does not parse gets INVALID_ARGUMENT whose ErrorDetail says
     GDL_SYNTAX at line 2, column 1, with the message without the position and the reason
     in a word."""
-    code, message, detail = error_detail(srv.stub.LoadGame, pb.LoadGameRequest(gdl=MALFORMED))
+    code, message, detail = failed_call(srv.stub.LoadGame, pb.LoadGameRequest(gdl=MALFORMED))
     assert code == INVALID
     assert message == "GdlSyntaxError: line 2, column 1: '(' is never closed"
     assert detail == pb.ErrorDetail(kind=pb.ERROR_KIND_GDL_SYNTAX, line=2, column=1,
@@ -749,7 +792,7 @@ def test_client_gdl_syntax_error_has_the_detail_fields(client: ReasonerClient) -
 
 def test_invalid_gdl_detail_has_the_rule_position(srv: Server) -> None:
     """An unsafe rule's ErrorDetail is GDL_VALIDATION with the rule's line and column."""
-    _, _, detail = error_detail(srv.stub.LoadGame, pb.LoadGameRequest(gdl=UNSAFE))
+    _, _, detail = failed_call(srv.stub.LoadGame, pb.LoadGameRequest(gdl=UNSAFE))
     assert (detail.kind, detail.line, detail.column) == (pb.ERROR_KIND_GDL_VALIDATION, 3, 3)
 
 
@@ -757,7 +800,7 @@ def test_illegal_move_detail_has_role_and_move_id(srv: Server, ttt: pb.GameInfo)
     """An illegal move's ErrorDetail is ILLEGAL_MOVE with the role, the move id and the
     reason ("not-legal")."""
     noop_x = move_of(ttt, "xplayer", "noop")
-    code, _, detail = error_detail(srv.stub.Next, pb.NextRequest(
+    code, _, detail = failed_call(srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt),
         joint_moves=[pb.JointMove(moves=[noop_x, move_of(ttt, "oplayer", "noop")])]))
     assert code == INVALID
@@ -778,22 +821,22 @@ def test_client_illegal_move_error_carries_role_and_move_id(client: ReasonerClie
 
 @pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_client_resource_limit_error_has_bound_and_relation() -> None:
-    """A grounding that explodes arrives as ResourceLimitError with bound "time" and the
-    relation that grew, as the ErrorDetail says."""
+    """A grounding that explodes arrives as ResourceLimitError with bound "time", reason
+    "work" (the bounded child's) and the relation that grew, as the ErrorDetail says."""
     limits = Limits(seconds=2, memory_mb=4096, start_method="forkserver")
     with running_server(limits=limits) as server, \
             ReasonerClient(server.target, timeout=CALL_TIMEOUT) as reasoner, \
             pytest.raises(ResourceLimitError) as caught:
         reasoner.load_game(EXPLODING)
     error = caught.value
-    assert (error.bound, error.relation, error.network) == ("time", "next/1", False)
-    assert str(error).startswith("exceeded the time bound of 2 s; the rules of next/1 grew")
+    assert (error.bound, error.relation, error.network, error.reason) == (
+        "time", "next/1", False, "work")
 
 
 def test_expand_over_its_cap_detail_is_a_size_bound(srv: Server) -> None:
-    """Expand's cap on joint moves is a RESOURCE_LIMIT with bound "size"."""
+    """Expand's cap on joint moves is a RESOURCE_LIMIT with bound "size" and no relation."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=WIDE), timeout=CALL_TIMEOUT).game
-    _, _, detail = error_detail(srv.stub.Expand, pb.ExpandRequest(
+    _, _, detail = failed_call(srv.stub.Expand, pb.ExpandRequest(
         game_id=game.game_id, state=initial_state(srv, game)))
     assert (detail.kind, detail.bound, detail.relation) == (
         pb.ERROR_KIND_RESOURCE_LIMIT, "size", "")
@@ -803,7 +846,7 @@ def test_simulate_without_legal_move_detail_has_no_legal_move_kind(srv: Server) 
     """A role without a legal move in a playout gives ErrorDetail NO_LEGAL_MOVE, and the
     client raises NoLegalMoveError."""
     game = srv.stub.LoadGame(pb.LoadGameRequest(gdl=STUCK), timeout=CALL_TIMEOUT).game
-    _, _, detail = error_detail(srv.stub.Simulate,
+    _, _, detail = failed_call(srv.stub.Simulate,
                                 pb.SimulateRequest(
                                     from_initial=True, game_id=game.game_id, playouts=1))
     assert detail.kind == pb.ERROR_KIND_NO_LEGAL_MOVE
@@ -815,7 +858,7 @@ def test_simulate_without_legal_move_detail_has_no_legal_move_kind(srv: Server) 
 
 def test_malformed_message_detail_is_a_request_error(srv: Server) -> None:
     """Bytes that are no protobuf message get ErrorDetail kind REQUEST; the client raises
-    RemoteError (a RequestError) with the status code."""
+    RemoteError (a RequestError) with the status code and the reason."""
     with pytest.raises(grpc.RpcError) as caught:
         srv.raw("Query")(b"\xff\xff\xff\xff garbage", timeout=CALL_TIMEOUT)
     status = rpc_status.from_call(caught.value)
@@ -825,7 +868,7 @@ def test_malformed_message_detail_is_a_request_error(srv: Server) -> None:
     assert detail.kind == pb.ERROR_KIND_REQUEST
     error = error_from_rpc(caught.value)
     assert isinstance(error, RemoteError) and isinstance(error, RequestError)
-    assert error.code == INVALID
+    assert (error.code, error.reason) == (INVALID, "malformed-message")
 
 
 def test_every_error_class_is_in_the_table() -> None:
@@ -929,21 +972,23 @@ def test_network_refusal_is_not_explained_by_a_growth_look() -> None:
 
 def test_next_with_too_many_joint_moves_is_invalid_argument(srv: Server,
                                                             ttt: pb.GameInfo) -> None:
-    """A Next with more joint moves than its cap gets INVALID_ARGUMENT naming the cap and
-    the count."""
+    """A Next with more joint moves than its cap gets INVALID_ARGUMENT, a request error of
+    reason "too-many-joint-moves"; the message, the output under test too, names the cap
+    and the count."""
     joint = pb.JointMove(moves=[move_of(ttt, "xplayer", "(mark 1 1)"),
                                 move_of(ttt, "oplayer", "noop")])
     count = MAX_NEXT_JOINT_MOVES + 1
-    details = expect_error(INVALID, srv.stub.Next, pb.NextRequest(
+    detail = expect_detail(INVALID, srv.stub.Next, pb.NextRequest(
         game_id=ttt.game_id, state=initial_state(srv, ttt), joint_moves=[joint] * count))
-    assert details == (f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
-                       f"{count:,}")
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "too-many-joint-moves")
+    assert detail.message == (f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, "
+                              f"got {count:,}")
 
 
 def test_next_past_its_deadline_gives_up() -> None:
     """A Next of 100,000 connect-four joint moves (seconds of work) with a 0.5 s deadline
-    ends in DEADLINE_EXCEEDED, and the server (one worker thread) answers the next request
-    at once: it gave up the batch."""
+    ends in DEADLINE_EXCEEDED (gRPC's own status: the client's deadline), and the server
+    (one worker thread) answers the next request at once: it gave up the batch."""
     with running_server(workers=1) as server:
         game = server.load("connectfour")
         start = initial_state(server, game)
@@ -962,34 +1007,44 @@ TWO_ARITIES = ("(role r) (init p) (legal r a) (<= (next q) (true p)) (<= termina
 
 
 def test_a_strict_load_refuses_what_the_default_reading_accepts(srv: Server) -> None:
-    """LoadOptions.strict refuses a name used with two arities with INVALID_ARGUMENT and
-    the reason; the same text loads by default, with the reading among its warnings."""
+    """LoadOptions.strict refuses a name used with two arities with INVALID_ARGUMENT
+    ("relation-arity", at the second use); the same text loads by default, with the
+    reading among its warnings."""
     strict = pb.LoadGameRequest(gdl=TWO_ARITIES, options=pb.LoadOptions(strict=True))
-    details = expect_error(INVALID, srv.stub.LoadGame, strict)
-    assert "relation 'foo' is used with" in details
+    detail = expect_detail(INVALID, srv.stub.LoadGame, strict)
+    assert (detail.kind, detail.reason, detail.line, detail.column) == (
+        pb.ERROR_KIND_GDL_VALIDATION, "relation-arity", 1, 100)
     loaded = srv.stub.LoadGame(pb.LoadGameRequest(gdl=TWO_ARITIES), timeout=30)
     assert any("relation 'foo' is used with" in warning for warning in loaded.game.warnings)
 
 
-@pytest.mark.parametrize(("fields", "expected"), [
-    ({"from_initial": True}, "SimulateRequest sets starts and state, from_initial or playouts"),
-    ({"playouts": 3}, "SimulateRequest sets starts and state, from_initial or playouts"),
-    ({"starts": [pb.SimulateStart(playouts=1)]},
-     "InvalidStateError: SimulateRequest.starts[1].state is missing: a state is required"),
-    ({"starts": [pb.SimulateStart(state=pb.State(), playouts=0)]},
+REQUEST, STATE = pb.ERROR_KIND_REQUEST, pb.ERROR_KIND_INVALID_STATE
+
+
+@pytest.mark.parametrize(("fields", "kind", "reason", "expected"), [
+    ({"from_initial": True}, REQUEST, "conflicting-fields",
+     "SimulateRequest sets starts and state, from_initial or playouts"),
+    ({"playouts": 3}, REQUEST, "conflicting-fields",
+     "SimulateRequest sets starts and state, from_initial or playouts"),
+    ({"starts": [pb.SimulateStart(playouts=1)]}, STATE, "missing-state",
+     "SimulateRequest.starts[1].state is missing: a state is required"),
+    ({"starts": [pb.SimulateStart(state=pb.State(), playouts=0)]}, REQUEST, "playout-count",
      "SimulateRequest.starts[1].playouts must be at least 1, got 0"),
-    ({"starts": [pb.SimulateStart(state=pb.State(), playouts=1_000_000)]},
-     "at most 1,000,000 playouts in all, got 1,000,001 in 2 starts"),
+    ({"starts": [pb.SimulateStart(state=pb.State(), playouts=1_000_000)]}, REQUEST,
+     "playout-count", "at most 1,000,000 playouts in all, got 1,000,001 in 2 starts"),
 ])
 def test_simulate_starts_that_cannot_be_played_are_invalid_argument(
-        srv: Server, ttt: pb.GameInfo, fields: dict[str, Any], expected: str) -> None:
+        srv: Server, ttt: pb.GameInfo, fields: dict[str, Any], kind: int, reason: str,
+        expected: str) -> None:
     """Starts beside a state, from_initial or a count, a start without a state or
-    playouts, and more than a million playouts in all are INVALID_ARGUMENT saying which."""
+    playouts, and more than a million playouts in all are INVALID_ARGUMENT whose kind and
+    reason say which; the message, the output under test too, names the start."""
     request = pb.SimulateRequest(game_id=ttt.game_id,
                                  starts=[pb.SimulateStart(state=pb.State(), playouts=1)])
     extra = fields.pop("starts", [])
     request.starts.extend(extra)
     for name, value in fields.items():
         setattr(request, name, value)
-    details = expect_error(INVALID, srv.stub.Simulate, request)
-    assert expected in details
+    detail = expect_detail(INVALID, srv.stub.Simulate, request)
+    assert (detail.kind, detail.reason) == (kind, reason)
+    assert detail.message.startswith(expected)

@@ -14,6 +14,7 @@ import grpc
 import pytest
 
 from client import ReasonerClient
+from client.errors import detail_in, error_detail_of
 from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from tests.service_support import CALL_TIMEOUT, Server, move_of, running_server
@@ -70,30 +71,38 @@ def test_a_failed_request_answers_its_own_error_and_the_stream_goes_on(srv: Serv
 
 
 def test_a_request_without_a_kind_answers_invalid_argument(srv: Server) -> None:
-    """A SessionRequest that holds no request answers its tag with INVALID_ARGUMENT."""
+    """A SessionRequest that holds no request answers its tag with INVALID_ARGUMENT, a
+    request error of reason "empty-request"."""
     channel_stream = srv.stub.Session(iter([pb.SessionRequest(tag=7)]), timeout=CALL_TIMEOUT)
     (answer,) = list(channel_stream)
     assert answer.tag == 7
     assert answer.error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
-    assert answer.error.message == "session request 7 holds no request"
+    detail = detail_in(answer.error.details)
+    assert detail is not None
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "empty-request")
 
 
 def test_garbage_on_the_stream_ends_it_with_invalid_argument(srv: Server) -> None:
-    """Bytes that are no SessionRequest end the stream with INVALID_ARGUMENT naming the
-    message type; the server goes on serving."""
+    """Bytes that are no SessionRequest end the stream with INVALID_ARGUMENT of reason
+    "malformed-message"; the server goes on serving. The message, the output under test
+    too, names the message type and the size."""
     raw = srv.channel.stream_stream("/reasoner.v1.Reasoner/Session",
                                     request_serializer=None, response_deserializer=None)
     with pytest.raises(grpc.RpcError) as caught:
         list(raw(iter([b"\xff\xff\xff"]), timeout=CALL_TIMEOUT))
     error: Any = caught.value
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert "malformed reasoner.v1.SessionRequest message (3 bytes)" in error.details()
+    detail = error_detail_of(error)
+    assert detail is not None
+    assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "malformed-message")
+    assert detail.message.startswith("malformed reasoner.v1.SessionRequest message (3 bytes)")
     assert srv.stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT) is not None
 
 
 def test_sessions_past_the_cap_are_refused(srv: Server) -> None:
-    """With two sessions open (the cap), a third is refused with RESOURCE_EXHAUSTED naming
-    the flag; once one closes, a new one opens."""
+    """With two sessions open (the cap), a third is refused with RESOURCE_EXHAUSTED, bound
+    "concurrency" and reason "too-many-sessions"; the message, the output under test too,
+    names the flag that raises the cap. Once one closes, a new one opens."""
     ttt = srv.load("tictactoe")
     request = pb.SessionRequest(tag=1, initial_state=pb.InitialStateRequest(
         game_id=ttt.game_id))
@@ -113,6 +122,10 @@ def test_sessions_past_the_cap_are_refused(srv: Server) -> None:
         release.set()
         error: Any = caught.value
         assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        detail = error_detail_of(error)
+        assert detail is not None
+        assert (detail.kind, detail.bound, detail.reason) == (
+            pb.ERROR_KIND_RESOURCE_LIMIT, "concurrency", "too-many-sessions")
         assert "(serve --max-sessions)" in error.details()
         first.close()
         second.close()

@@ -211,7 +211,8 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
             failed += f" (split: {str(failures[1]).removeprefix('no network: ')})"
         if backend in (Backend.PROPNET, Backend.NATIVE):
             raise ResourceLimitError(failed, failures[0].bound, failures[0].relation,
-                                     network=True)
+                                     network=True, limit=failures[0].limit,
+                                     reason=failures[0].reason)
         note = note.then(ReasonStep("network", failed, bound=str(failures[0].bound or ""),
                                     relation=failures[0].relation or ""))
         network_ms = (time.perf_counter() - start) * 1e3

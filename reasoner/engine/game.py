@@ -276,7 +276,8 @@ class Game:
             try:
                 key = str(parse_term(text, case_sensitive=self._case_sensitive))
             except GdlSyntaxError as error:
-                raise InvalidStateError(f"malformed fluent {text!r}: {error}") from error
+                raise InvalidStateError(f"malformed fluent {text!r}: {error}",
+                                        reason="malformed") from error
             index = self._fluent_index.get(key)
             if index is None:
                 raise InvalidStateError(f"{key} can never hold in this game",
@@ -289,7 +290,8 @@ class Game:
         bits = 0
         for index in ids:
             if not 0 <= index < len(self.fluents):
-                raise InvalidStateError(f"fluent id {index} is not in the fluent table")
+                raise InvalidStateError(f"fluent id {index} is not in the fluent table",
+                                        reason="unknown-fluent")
             bits |= 1 << index
         return State(bits, self.fluents)
 
@@ -350,12 +352,13 @@ class Game:
         move_role = self._move_role
         if len(joint) != len(self.roles):
             raise IllegalMoveError(f"a joint move needs one move per role ({len(self.roles)}), "
-                                   f"got {len(joint)}")
+                                   f"got {len(joint)}", reason="joint-move")
         for index, move in enumerate(joint):
             if not 0 <= move < len(move_role) or move_role[move] != index:
                 raise IllegalMoveError(f"move id {move} is not a move of role "
                                        f"{self.roles[index]} in this game",
-                                       role=self.roles[index], move_id=move)
+                                       role=self.roles[index], move_id=move,
+                                       reason="unknown-move")
         info, next_bits, next_info = self._transition(state.bits, joint, check_legal)
         if info is not None:
             for role_index, move in enumerate(joint):
@@ -395,7 +398,8 @@ class Game:
         count = math.prod(len(legal) for legal in info.legal)
         if max_children is not None and count > max_children:
             raise ResourceLimitError(f"the state has {count} joint moves; Expand returns at "
-                                     f"most {max_children} (use Query and Next)", bound="size")
+                                     f"most {max_children} (use Query and Next)", bound="size",
+                                     limit=max_children, reason="children")
         children = []
         for child in self.children(state, info):
             children.append(child)
@@ -496,13 +500,15 @@ class Game:
 
     def _check_state(self, state: State) -> None:
         if state.__class__ is not State:
-            raise InvalidStateError(f"expected a State, got {type(state).__name__}")
+            raise InvalidStateError(f"expected a State, got {type(state).__name__}",
+                                    reason="not-a-state")
         table = state.table
         if table is not self.fluents and table != self.fluents:
             raise InvalidStateError("the state is not one of this game's (its fluent table "
-                                    "differs)")
+                                    "differs)", reason="other-game")
         if state.bits >> len(table):
-            raise InvalidStateError("the state names fluent ids outside this game's table")
+            raise InvalidStateError("the state names fluent ids outside this game's table",
+                                    reason="unknown-fluent")
 
     def _info(self, state: State) -> StateInfo:
         self._check_state(state)
@@ -520,9 +526,10 @@ class Game:
             return values[0]
         if not values:
             raise GoalError(f"role {role} has no goal value in this state", role=role,
-                            values=())
+                            values=(), reason="no-goal-value")
         raise GoalError(f"role {role} has several goal values in this state: "
-                        f"{sorted(values)}", role=role, values=tuple(sorted(values)))
+                        f"{sorted(values)}", role=role, values=tuple(sorted(values)),
+                        reason="several-goal-values")
 
     def _joint_ids(self, joint_move: MoveChoice) -> tuple[int, ...]:
         unknown = [role for role in joint_move if role not in self._role_index]
@@ -538,7 +545,8 @@ class Game:
             move = joint_move[role]
             if isinstance(move, Move):
                 if move.role != role or self._moves[move.id] != move:
-                    raise IllegalMoveError(f"{move!r} is not a move of {role} in this game")
+                    raise IllegalMoveError(f"{move!r} is not a move of {role} in this game",
+                                           role=role, reason="unknown-move")
                 ids.append(move.id)
             else:
                 ids.append(self.move(role, move).id)

@@ -173,11 +173,12 @@ class GameHeuristics:
         settings = entry.parse(parameters or {})
         if role not in self.game.roles:
             raise HeuristicError(f"unknown role {role!r}; the roles are "
-                                 f"{', '.join(self.game.roles)}")
+                                 f"{', '.join(self.game.roles)}", heuristic=name,
+                                 reason="unknown-role")
         if plan and not entry.plans:
             plans = ", ".join(h.name for h in HEURISTICS.values() if h.plans)
             raise HeuristicError(f"heuristic {name} has no plan; the heuristics with plans "
-                                 f"are {plans}")
+                                 f"are {plans}", heuristic=name, reason="no-plan")
         one = entry.build(self, role, settings, plan)
         results: list[Evaluation] = []
         before = previous

@@ -311,7 +311,9 @@ def _extended_ff(heuristics: Prepared, role: str, settings: ExtendedSettings,
     roles = heuristics.game.roles
     if mover is not None and mover not in roles:
         raise HeuristicError(f"parameter mover of heuristic extended-ff must be a role of "
-                             f"the game ({', '.join(roles)}), got {mover!r}")
+                             f"the game ({', '.join(roles)}), got {mover!r}",
+                             heuristic="extended-ff", parameter="mover", value=mover,
+                             reason="out-of-range")
     return lambda state, _: Evaluation(*distances.extended(
         state, role, mover=mover, value=goal, plan=plan))
 
@@ -331,7 +333,9 @@ def _feature(heuristics: Prepared, role: str, settings: FeatureSettings,
     if chosen is None:
         names = ", ".join(f.name for f in analysis.features[:20]) or "none"
         raise HeuristicError(f"parameter name of heuristic feature must be a feature of the "
-                             f"game; its features are: {names}")
+                             f"game; its features are: {names}", heuristic="feature",
+                             parameter="name", value=str(settings.name),
+                             reason="out-of-range")
     low, high = analysis.goal_ranges[role]
     direction: features.Direction = "min" if settings.direction == "min" else "max"
     return lambda state, _: Evaluation(features.feature_value(

@@ -171,7 +171,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
                                 reason="grounding") from None
     if ground.unsupported:
         raise ResourceLimitError(f"no network: the ground program has {ground.unsupported}",
-                                 bound="size")
+                                 bound="size", reason="unsupported")
     _check_time(start, deadline, bounds)
 
     # Signals: the inputs first, in the engine's table order.
@@ -376,7 +376,8 @@ def fold_rules(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
 def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
     if time.perf_counter() > deadline:
         raise ResourceLimitError(
-            f"no network: building it exceeded {bounds.seconds:g} s", bound="time")
+            f"no network: building it exceeded {bounds.seconds:g} s", bound="time",
+            limit=bounds.seconds, reason="time")
 
 
 def _check_compile_time(edges: int, deadline: float, bounds: NetworkBounds,
@@ -386,4 +387,5 @@ def _check_compile_time(edges: int, deadline: float, bounds: NetworkBounds,
     if time.perf_counter() + edges * _COMPILE_SECONDS_PER_EDGE > deadline:
         raise ResourceLimitError(
             f"no network: building it would exceed {bounds.seconds:g} s "
-            f"({prefix}{edges:,} edges to compile)", bound="time")
+            f"({prefix}{edges:,} edges to compile)", bound="time", limit=bounds.seconds,
+            reason="time")

@@ -59,7 +59,8 @@ class HeavyGate:
                     raise ResourceLimitError(
                         f"the server runs {self.running} loads or groundings at once and "
                         f"{self.waiting} more wait already: send {what} again later "
-                        "(serve --max-heavy)", "concurrency")
+                        "(serve --max-heavy)", "concurrency", limit=self.running,
+                        reason="busy")
                 self._queued += 1
             try:
                 while not self._slots.acquire(timeout=_POLL_SECONDS):

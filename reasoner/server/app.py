@@ -83,7 +83,8 @@ def _decoding(behaviour: Callable[[Any, grpc.ServicerContext], Any],
         except DecodeError as error:
             abort(context, RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                         f"malformed {request_class.DESCRIPTOR.full_name} "
-                                        f"message ({len(raw)} bytes): {error}"))
+                                        f"message ({len(raw)} bytes): {error}",
+                                        reason="malformed-message"))
         return behaviour(request, context)
 
     return handle

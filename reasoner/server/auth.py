@@ -15,6 +15,8 @@ from typing import Any
 
 import grpc
 
+from reasoner.server.status import RequestError, abort
+
 __all__ = ["TokenCheck"]
 
 
@@ -39,8 +41,10 @@ class TokenCheck(grpc.ServerInterceptor):  # type: ignore[misc]
 
 
 def _deny(request: Any, context: grpc.ServicerContext) -> Any:
-    context.abort(grpc.StatusCode.UNAUTHENTICATED,
-                  "this server needs the metadata `authorization: Bearer <token>`")
+    abort(context, RequestError(
+        grpc.StatusCode.UNAUTHENTICATED,
+        "this server needs the metadata `authorization: Bearer <token>`",
+        reason="unauthenticated"))
 
 
 def _refusal(handler: Any) -> Any:

@@ -191,7 +191,8 @@ class GameRegistry:
             raise ResourceLimitError(
                 f"the game would take about {weight / 2**20:,.0f} MiB of memory, "
                 f"more than the game cache's {self._max_bytes / 2**20:,.0f} MiB "
-                "(serve --cache-mb)", "memory")
+                "(serve --cache-mb)", "memory", limit=self._max_bytes / 2**20,
+                reason="cache-size")
         loaded = LoadedGame(ident, game, weight)
         with self._lock:
             self._games[ident] = loaded
@@ -229,7 +230,7 @@ class GameRegistry:
             shown = ident if len(ident) <= 16 else ident[:16] + "..."
             raise UnknownGameError(
                 f"game {shown or '(empty id)'} is not loaded on this server; load it with "
-                "LoadGame (games are evicted when the cache is full)")
+                "LoadGame (games are evicted when the cache is full)", reason="unknown-id")
         return found
 
     def games(self) -> list[LoadedGame]:

@@ -96,26 +96,29 @@ def _simulate_starts(game: Game, request: pb.SimulateRequest) -> list[tuple[Stat
         if not 1 <= request.playouts <= MAX_PLAYOUTS:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"playouts must be between 1 and {MAX_PLAYOUTS}, "
-                               f"got {request.playouts}")
+                               f"got {request.playouts}", reason="playout-count")
         return [(_request_state(game, request), request.playouts)]
     if request.HasField("state") or request.from_initial or request.playouts:
         raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                            "SimulateRequest sets starts and state, from_initial or playouts: "
-                           "with starts, each start has its state and playouts")
+                           "with starts, each start has its state and playouts",
+                           reason="conflicting-fields")
     starts = []
     for number, start in enumerate(request.starts):
         field = f"SimulateRequest.starts[{number}]"
         if not start.HasField("state"):
-            raise InvalidStateError(f"{field}.state is missing: a state is required")
+            raise InvalidStateError(f"{field}.state is missing: a state is required",
+                                    reason="missing-state")
         if start.playouts < 1:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"{field}.playouts must be at least 1, got {start.playouts}")
+                               f"{field}.playouts must be at least 1, got {start.playouts}",
+                               reason="playout-count")
         starts.append((_state(game, start.state, f"{field}.state"), start.playouts))
     total = sum(count for _, count in starts)
     if total > MAX_PLAYOUTS:
         raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                            f"at most {MAX_PLAYOUTS:,} playouts in all, got {total:,} in "
-                           f"{len(starts):,} starts")
+                           f"{len(starts):,} starts", reason="playout-count")
     return starts
 
 
@@ -196,7 +199,8 @@ def _state(game: Game, message: pb.State, field: str = "state") -> State:
     try:
         return game.state_from_ids(message.fluents)
     except InvalidStateError as error:
-        raise InvalidStateError(f"malformed state in {field}: {error}") from None
+        raise InvalidStateError(f"malformed state in {field}: {error}",
+                                reason=error.reason) from None
 
 
 def _request_state(game: Game, request: Any) -> State:
@@ -208,13 +212,15 @@ def _request_state(game: Game, request: Any) -> State:
     initial = bool(getattr(request, "from_initial", False))
     if request.HasField("state"):
         if initial:
-            raise InvalidStateError(f"{name} sets both state and from_initial: set one")
+            raise InvalidStateError(f"{name} sets both state and from_initial: set one",
+                                    reason="conflicting-fields")
         return _state(game, request.state, f"{name}.state")
     if initial:
         return game.initial_state
     alternative = (" (or from_initial)" if hasattr(request, "from_initial")
                    else " (or states)" if hasattr(request, "states") else "")
-    raise InvalidStateError(f"{name}.state is missing{alternative}: a state is required")
+    raise InvalidStateError(f"{name}.state is missing{alternative}: a state is required",
+                            reason="missing-state")
 
 
 # The longest a call may work when its client sets no shorter deadline (serve
@@ -246,14 +252,16 @@ def _remaining(context: grpc.ServicerContext) -> float:
 
 def _check_time(context: grpc.ServicerContext) -> None:
     if not context.is_active():
-        raise RequestError(grpc.StatusCode.CANCELLED, "the request was cancelled")
+        raise RequestError(grpc.StatusCode.CANCELLED, "the request was cancelled",
+                           reason="cancelled")
     remaining = context.time_remaining()
     if remaining is not None and remaining <= 0:
-        raise DeadlineExceeded("the request's deadline passed before the work was done")
+        raise DeadlineExceeded("the request's deadline passed before the work was done",
+                               reason="client-deadline")
     if time.monotonic() > getattr(_call, "ends", math.inf):
         raise DeadlineExceeded(f"the call worked for the server's longest of "
                                f"{_call.longest:g} s (serve --max-call-seconds): set a "
-                               "deadline, or ask for less at once")
+                               "deadline, or ask for less at once", reason="server-deadline")
 
 
 class ReasonerService(pb_grpc.ReasonerServicer):
@@ -288,7 +296,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     f"the game's tables ({len(game.fluents):,} fluents and "
                     f"{len(game.all_moves):,} moves) take {size / 2**20:,.1f} MiB, more "
                     f"than an answer may ({self._answer_limit}, serve --max-message-mb)",
-                    "size")
+                    "size", reason="answer-size")
             # Keep the built messages of the games the registry still holds, and this one.
             live = set(self._registry.ids())
             self._game_messages = {k: v for k, v in self._game_messages.items() if k in live}
@@ -312,7 +320,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if size > self._answer_bytes:
             raise ResourceLimitError(
                 f"{what} takes {size / 2**20:,.1f} MiB, more than an answer may "
-                f"({self._answer_limit}, serve --max-message-mb)", "size")
+                f"({self._answer_limit}, serve --max-message-mb)", "size",
+                reason="answer-size")
 
     def _gathered(self, messages: Iterable[M], context: grpc.ServicerContext,
                   first: Callable[[int], str], advice: str, size: int = 0) -> list[M]:
@@ -325,7 +334,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             if size > self._answer_bytes:
                 raise ResourceLimitError(
                     f"{first(len(gathered) + 1)} take more than an answer may "
-                    f"({self._answer_limit}): {advice}", "size")
+                    f"({self._answer_limit}): {advice}", "size", reason="answer-size")
             gathered.append(message)
             if len(gathered) % 256 == 0:
                 _check_time(context)
@@ -338,7 +347,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if backend not in BACKENDS:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"unknown backend {backend!r}; the backends are "
-                               f"{', '.join(BACKENDS)}")
+                               f"{', '.join(BACKENDS)}", reason="unknown-backend")
         def check() -> None:
             _check_time(context)
 
@@ -376,11 +385,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if not request.states:
             return pb.QueryResponse(info=_info_message(game.info(_request_state(game, request))))
         if request.HasField("state"):
-            raise InvalidStateError("QueryRequest sets both state and states: set one")
+            raise InvalidStateError("QueryRequest sets both state and states: set one",
+                                    reason="conflicting-fields")
         if len(request.states) > MAX_QUERY_STATES:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_QUERY_STATES:,} states per request, got "
-                               f"{len(request.states):,}")
+                               f"{len(request.states):,}", reason="too-many-states")
         total = len(request.states)
         infos = self._gathered(
             (_info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
@@ -396,7 +406,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if len(request.joint_moves) > MAX_NEXT_JOINT_MOVES:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_NEXT_JOINT_MOVES:,} joint moves per request, got "
-                               f"{len(request.joint_moves):,}")
+                               f"{len(request.joint_moves):,}", reason="too-many-joint-moves")
         check = request.check_legal if request.HasField("check_legal") else True
         total = len(request.joint_moves)
 
@@ -420,7 +430,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if count > MAX_EXPAND_CHILDREN:
             raise ResourceLimitError(f"the state has {count:,} joint moves; Expand returns "
                                      f"at most {MAX_EXPAND_CHILDREN:,} (use Query and Next)",
-                                     "size")
+                                     "size", limit=MAX_EXPAND_CHILDREN, reason="children")
         # Refused before any work where children the size of this state would not fit.
         head = pb.ExpandResponse(info=_info_message(info))
         like = pb.Child(joint_move=pb.JointMove(moves=[0] * len(game.roles)),
@@ -430,7 +440,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             raise ResourceLimitError(
                 f"the state's {count:,} children would take about {estimate / 2**20:,.0f} "
                 f"MiB, more than an answer may ({self._answer_limit}): use Query and Next",
-                "size")
+                "size", reason="answer-size")
         head.children.extend(self._gathered(
             (pb.Child(joint_move=pb.JointMove(moves=joint),
                       successor=pb.Successor(state=_state_message(following),
@@ -449,7 +459,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         max_steps = request.max_steps or DEFAULT_MAX_STEPS
         if max_steps > MAX_STEPS:
             raise ResourceLimitError(f"max_steps may be at most {MAX_STEPS:,} per playout, got "
-                                     f"{max_steps:,}", "size")
+                                     f"{max_steps:,}", "size", limit=MAX_STEPS,
+                                     reason="max-steps")
         if request.record_trajectories:
             # Refused before any work where the recorded moves alone could not be sent.
             least = playouts * max_steps * len(game.roles) * _TRAJECTORY_BYTES_PER_MOVE
@@ -458,12 +469,14 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     f"trajectories of {playouts:,} playouts of up to {max_steps:,} "
                     f"steps could take {least / 2**20:,.0f} MiB, more than the "
                     f"{self._answer_limit} an answer may have: ask "
-                    "fewer playouts or steps, or no trajectories", "size")
+                    "fewer playouts or steps, or no trajectories", "size",
+                    reason="answer-size")
         if request.summary:
             if request.record_trajectories:
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                    "a summary holds no trajectories: ask for columns with "
-                                   "record_trajectories, or for a summary without them")
+                                   "record_trajectories, or for a summary without them",
+                                   reason="conflicting-fields")
             start = time.perf_counter()
             summaries = [game.summarize(state, count, request.seed + number, max_steps,
                                         check=lambda: _check_time(context))
@@ -598,10 +611,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if len(request.states) > MAX_EVALUATE_STATES:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_EVALUATE_STATES:,} states per request, got "
-                               f"{len(request.states):,}")
+                               f"{len(request.states):,}", reason="too-many-states")
         if not request.states:
             raise InvalidStateError("EvaluateRequest.states is empty: at least one state is "
-                                    "required")
+                                    "required", reason="missing-state")
         states = [_state(game, message, f"EvaluateRequest.states[{i}]")
                   for i, message in enumerate(request.states)]
         previous = (_state(game, request.previous, "EvaluateRequest.previous")
@@ -640,7 +653,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if len(request.texts) > MAX_LOOKUP_TEXTS:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"at most {MAX_LOOKUP_TEXTS:,} texts per request, got "
-                               f"{len(request.texts):,}")
+                               f"{len(request.texts):,}", reason="too-many-texts")
         return pb.LookupMovesResponse(
             move_ids=[game.move(request.role, text).id for text in request.texts])
 
@@ -652,7 +665,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if not self._sessions.acquire(blocking=False):
             abort(context, ResourceLimitError(
                 f"the server holds {self.max_sessions} sessions already (serve "
-                "--max-sessions): close one, or use unary calls", "concurrency"))
+                "--max-sessions): close one, or use unary calls", "concurrency",
+                limit=self.max_sessions, reason="too-many-sessions"))
         try:
             for raw in requests:
                 try:
@@ -661,7 +675,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     abort(context, RequestError(
                         grpc.StatusCode.INVALID_ARGUMENT,
                         f"malformed reasoner.v1.SessionRequest message ({len(raw)} bytes): "
-                        f"{error}"))
+                        f"{error}", reason="malformed-message"))
                 yield from self._session_answers(request, context)
         finally:
             self._sessions.release()
@@ -691,12 +705,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         try:
             if kind is None:
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   f"session request {request.tag} holds no request")
+                                   f"session request {request.tag} holds no request",
+                                   reason="empty-request")
             if nested and request.more:
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"session request {request.tag} is in `more` and has "
                                    "`more` of its own: send the requests of one message "
-                                   "side by side")
+                                   "side by side", reason="nested-more")
             _start_call(self.max_call_seconds)
             answer = _SESSION_HANDLERS[kind](self, getattr(request, kind), context)
             getattr(response, kind).CopyFrom(answer)

@@ -154,11 +154,12 @@ def graph_from_grounding(game: Game, orders: Sequence[OrderRelation],
     except (RuntimeError, GroundingStopped):
         raise ResourceLimitError(
             f"fuzzy evaluation: grounding goal and terminal with order atoms kept took more "
-            f"than {MAX_GROUND_RULES:,} rules", bound="size") from None
+            f"than {MAX_GROUND_RULES:,} rules", bound="size", limit=MAX_GROUND_RULES,
+            reason="grounding") from None
     if ground.unsupported:
         raise ResourceLimitError(
             f"fuzzy evaluation: the ground goal and terminal rules have {ground.unsupported}",
-            bound="size")
+            bound="size", reason="unsupported")
     fluents = len(fluent_symbols)
     inputs: dict[int, int] = {}
     for index, symbol in enumerate(fluent_symbols):
