@@ -8,7 +8,7 @@ import argparse
 import pytest
 
 from reasoner.cli.app import parser
-from reasoner.cli.numbers import (
+from reasoner.console.numbers import (
     LONGEST,
     MEBIBYTES,
     MESSAGE_MEBIBYTES,
@@ -34,7 +34,7 @@ def _numeric_options() -> list[tuple[str, list[str], argparse.Action]]:
         for action in command._actions:
             if action.option_strings and (
                     action.type in (int, float)
-                    or getattr(action.type, "__module__", "") == "reasoner.cli.numbers"):
+                    or getattr(action.type, "__module__", "") == "reasoner.console.numbers"):
                 found.append((name, positionals, action))
     return found
 

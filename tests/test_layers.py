@@ -70,8 +70,15 @@ LAYERS: tuple[Layer, ...] = (
     Layer("client", "the client library, its players and matches", {
         "client": ("client",),
     }),
-    Layer("commands", "the command line and the workshop's tools", {
-        "commands": ("reasoner.cli", "reasoner.workshop"),
+    Layer("console", "what every command shares: the error contract, the options' domains, "
+          "progress lines, the client adapter", {
+              "console": ("reasoner.console",),
+          }),
+    Layer("workshop", "the benchmarks, stress, fuzzing and sweeps, and their commands", {
+        "workshop": ("reasoner.workshop",),
+    }),
+    Layer("commands", "the user commands and the parser that holds every command", {
+        "commands": ("reasoner.cli",),
     }),
 )
 

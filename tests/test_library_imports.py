@@ -1,7 +1,7 @@
-"""The library (every module of ``reasoner`` outside ``reasoner.cli``, the workshop
-included) does not import the client library: only the command line may, through one
-module (``reasoner.cli.players``) that ``match``, ``player``, ``bench --grpc`` and the
-others use."""
+"""The library (every module of ``reasoner`` outside the command line's packages
+``reasoner.cli`` and ``reasoner.console``, the workshop included) does not import the client
+library: only the command line may, through one module (``reasoner.console.players``) that
+``match``, ``player``, ``bench --grpc`` and the others use."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def _imported(tree: ast.AST) -> set[str]:
 
 def _library_modules() -> list[Path]:
     return sorted(path for path in PACKAGE.rglob("*.py")
-                  if path.relative_to(PACKAGE).parts[0] != "cli")
+                  if path.relative_to(PACKAGE).parts[0] not in ("cli", "console"))
 
 
 def test_library_modules_do_not_import_the_client() -> None:
@@ -48,14 +48,14 @@ def _imports_the_client(path: Path) -> bool:
 
 
 def test_one_module_of_the_command_line_imports_the_client() -> None:
-    """Of the command line, only ``reasoner/cli/players.py`` imports the client library;
+    """Of the command line, only ``reasoner/console/players.py`` imports the client library;
     the commands (the workshop's too) take the players from it."""
     importing = sorted(str(path.relative_to(PACKAGE.parent))
                        for path in PACKAGE.rglob("*.py") if _imports_the_client(path))
-    assert importing == ["reasoner/cli/players.py"]
+    assert importing == ["reasoner/console/players.py"]
 
 
 def test_the_walk_sees_the_command_lines_client_imports() -> None:
     """The check would catch an import of the client: the command line's adapter has
     some."""
-    assert _imports_the_client(PACKAGE / "cli" / "players.py")
+    assert _imports_the_client(PACKAGE / "console" / "players.py")

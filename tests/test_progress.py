@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import time
 
-from reasoner.cli.progress import PhaseProgress, count_line, format_duration
+from reasoner.console.progress import PhaseProgress, count_line, format_duration
 
 
 def test_count_line_shows_share_elapsed_and_time_left() -> None:

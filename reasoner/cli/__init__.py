@@ -7,13 +7,10 @@ behaviour: :mod:`~reasoner.cli.loading` (check, translate), :mod:`~reasoner.cli.
 player, manage) and :mod:`~reasoner.cli.crosscheck`. The workshop's commands (bench,
 bench-service, bench-players, bench-heuristics, sweep, fuzz, stress) are in
 :mod:`reasoner.workshop.commands`; :mod:`~reasoner.cli.app` builds the parser from both and
-runs a command. Shared by all: :mod:`~reasoner.cli.common` (the one error contract and the
-common options), :mod:`~reasoner.cli.numbers` (the numeric options' domains),
-:mod:`~reasoner.cli.progress` (progress on stderr) and :mod:`~reasoner.cli.players` (the
-client's players, matches and remote games).
+runs a command. What every command shares is a package below both,
+:mod:`reasoner.console`.
 
-Every command prints one clear line on bad input and exits non-zero; no tracebacks. Only
-:mod:`reasoner.cli.players` imports the client library (``client``).
+Every command prints one clear line on bad input and exits non-zero; no tracebacks.
 """
 
 from __future__ import annotations
@@ -24,9 +21,7 @@ __all__ = ["main"]
 
 
 def __getattr__(name: str) -> Any:
-    """``main``, imported on first use: the workshop's modules import parts of this package
-    (:mod:`reasoner.cli.common`), and :mod:`reasoner.cli.app` imports the workshop's
-    commands, so the package itself imports neither."""
+    """``main``, imported on first use (importing the package loads no command)."""
     if name == "main":
         from reasoner.cli.app import main
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from reasoner.cli import crosscheck, ggp, grounding, heuristics, loading, match, serve
-from reasoner.cli.common import EXIT_OK, CommandError, failure
+from reasoner.console.common import EXIT_OK, CommandError, failure
 from reasoner.errors import ReasonerError
 from reasoner.workshop.commands import (
     bench,
@@ -42,7 +42,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script: run the command; whatever error it lets out
-    becomes one line on stderr and an exit status (see :mod:`reasoner.cli.common`)."""
+    becomes one line on stderr and an exit status (see :mod:`reasoner.console.common`)."""
     args = parser().parse_args(argv)
     try:
         return int(args.run(args))

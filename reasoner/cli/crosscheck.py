@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from reasoner.cli.common import (
+from reasoner.console.common import (
     BACKEND_CHOICES,
     EXIT_FAILURE,
     EXIT_OK,
@@ -21,7 +21,7 @@ from reasoner.cli.common import (
     limits,
     read,
 )
-from reasoner.cli.numbers import SEED, at_least, seconds
+from reasoner.console.numbers import SEED, at_least, seconds
 
 __all__ = ["default_corpus", "register"]
 
@@ -125,7 +125,7 @@ def _crosscheck(args: argparse.Namespace) -> int:
 
 
 def _crosscheck_corpus(args: argparse.Namespace) -> int:
-    from reasoner.cli.progress import count_line
+    from reasoner.console.progress import count_line
     from reasoner.corpus import Fate, game_files
     from reasoner.crosscheck.run import Outcome, crosscheck_folder, format_summary
     from reasoner.engine.limits import Limits

@@ -8,8 +8,8 @@ import argparse
 import time
 from pathlib import Path
 
-from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError, read
-from reasoner.cli.numbers import GOAL, PORT, SEED, at_least, seconds
+from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.console.numbers import GOAL, PORT, SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -74,7 +74,7 @@ def _prove(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from reasoner.cli.players import prove
+    from reasoner.console.players import prove
     from reasoner.engine.game import Game
 
     game = Game.from_gdl(read(args.game))
@@ -101,7 +101,7 @@ def _player(args: argparse.Namespace) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     import random
 
-    from reasoner.cli.players import (
+    from reasoner.console.players import (
         STRATEGIES,
         VALUE_HEURISTICS,
         GgpPlayer,
@@ -149,7 +149,7 @@ def _manage(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from reasoner.cli.players import ping, run_match, save, seats, tally
+    from reasoner.console.players import ping, run_match, save, seats, tally
     from reasoner.engine.game import Game
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.printer import print_game

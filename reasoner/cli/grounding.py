@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasoner.cli.common import (
+from reasoner.console.common import (
     EXIT_OK,
     CommandError,
     Commands,
@@ -22,7 +22,7 @@ from reasoner.cli.common import (
     progress_option,
     read,
 )
-from reasoner.cli.numbers import SEED, at_least
+from reasoner.console.numbers import SEED, at_least
 from reasoner.errors import ReasonerError
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def register(commands: Commands) -> None:
 def _supersets(text: str, name: str, shown: bool | None) -> AtomSuperset:
     """The work of ``supersets``, in the bounded child."""
     from reasoner.asp.superset import supersets
-    from reasoner.cli.progress import PhaseProgress
+    from reasoner.console.progress import PhaseProgress
 
     phases = PhaseProgress(f"supersets {name}", enabled=shown)
     try:
@@ -125,7 +125,7 @@ def _gddl_paths(output: str) -> dict[str, Path]:
 def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str, shown: bool | None,
                  narrow: bool = False) -> tuple[InstantiatedGame, GddlGame | None]:
     """The work of ``ground``, in the bounded child: the instantiation, and its GDDL."""
-    from reasoner.cli.progress import PhaseProgress
+    from reasoner.console.progress import PhaseProgress
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.validation import validate
     from reasoner.instantiate.ground_game import description_gddl, instantiate_description

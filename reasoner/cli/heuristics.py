@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reasoner.cli.common import EXIT_OK, Commands, limit_options, limits, read
-from reasoner.cli.numbers import SEED, at_least, seconds
+from reasoner.console.common import EXIT_OK, Commands, limit_options, limits, read
+from reasoner.console.numbers import SEED, at_least, seconds
 from reasoner.errors import ReasonerError
 from reasoner.heuristics.table import names_in_words, parameters_in_words
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reasoner.cli.common import (
+from reasoner.console.common import (
     BACKEND_CHOICES,
     EXIT_OK,
     CommandError,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError, read
-from reasoner.cli.numbers import SEED, at_least, seconds
+from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.console.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -41,7 +41,7 @@ def _match(args: argparse.Namespace) -> int:
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     import grpc
 
-    from reasoner.cli.players import (
+    from reasoner.console.players import (
         STRATEGIES,
         MatchStep,
         Player,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reasoner.cli.common import EXIT_OK, CommandError, Commands, UsageError
-from reasoner.cli.numbers import MEBIBYTES, MESSAGE_MEBIBYTES, PORT, at_least, seconds
+from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError
+from reasoner.console.numbers import MEBIBYTES, MESSAGE_MEBIBYTES, PORT, at_least, seconds
 
 __all__ = ["register"]
 

@@ -24,7 +24,8 @@ module named for it:
 * :mod:`~reasoner.workshop.corpus_sweep`: every file of a folder loaded and played, or
   instantiated, with its fate (``sweep``).
 
-The workshop uses the library and the command line's shared parts (:mod:`reasoner.cli.common`,
-:mod:`reasoner.cli.numbers`, :mod:`reasoner.cli.progress`, and the client's players through
-:mod:`reasoner.cli.players`); nothing in the library imports it.
+The workshop uses the library and what every command shares (:mod:`reasoner.console`: the
+error contract, the options' domains, progress lines, and the client's players through
+:mod:`reasoner.console.players`); nothing in the library or the user commands imports it
+but :mod:`reasoner.cli.app`, which registers its commands.
 """

@@ -22,7 +22,7 @@ import sys
 import time
 from typing import Any
 
-from reasoner.cli.common import CommandError
+from reasoner.console.common import CommandError
 from reasoner.workshop.service_latency import percentile
 
 __all__ = ["PATTERNS", "measure_pattern", "start_server"]
@@ -57,7 +57,7 @@ def start_server(processes: int) -> tuple[subprocess.Popen[str], int]:
 def _client(target: str, text: str, pattern: str, batch: int, seconds: float, seed: int,
             results: Any) -> None:
     """One client process: the pattern's calls for ``seconds``; puts (steps, latencies)."""
-    from reasoner.cli.players import ReasonerClient
+    from reasoner.console.players import ReasonerClient
     from reasoner.core.walk import sample_states
     from reasoner.engine.game import Game
     from reasoner.v1 import reasoner_pb2 as pb

@@ -8,7 +8,7 @@
 * :func:`greedy_against_random`: a one-ply greedy player (:class:`GreedyPlayer`: it
   evaluates the successor of each of its legal moves and plays the best, ties broken at
   random) against random players, seats alternating, played by the one match loop
-  (:func:`client.match.play_match`, through :mod:`reasoner.cli.players`); the baseline
+  (:func:`client.match.play_match`, through :mod:`reasoner.console.players`); the baseline
   measured in the same run is a random player in the same seats.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reasoner.cli.players import Player, RandomPlayer, play_match
+from reasoner.console.players import Player, RandomPlayer, play_match
 from reasoner.core.game_view import GameView
 from reasoner.core.outcome import Outcome, outcome
 from reasoner.core.values import State, StateInfo

@@ -43,7 +43,7 @@ def strength(game: Game, stem: str, player: str, opponent: str, matches: int,
     ``game`` (named ``stem``), its seat alternating, ``seconds`` per move; its mean goal
     with the half-width of a 95% interval, its wins, draws and losses. Returned with the
     mean and the half-width unrounded (the row holds them rounded)."""
-    from reasoner.cli.players import make_player, play_match
+    from reasoner.console.players import make_player, play_match
     from reasoner.core.outcome import outcome
 
     roles = len(game.roles)

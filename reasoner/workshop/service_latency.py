@@ -54,7 +54,7 @@ def bench_service(name: str, text: str, seconds: float = 2.0, seed: int = 0,
     import multiprocessing
     import threading
 
-    from reasoner.cli.players import ReasonerClient
+    from reasoner.console.players import ReasonerClient
 
     stem = Path(name).stem
     local = Game.from_gdl(text)

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from reasoner.cli.common import (
+from reasoner.console.common import (
     EXIT_OK,
     CommandError,
     Commands,
@@ -24,7 +24,7 @@ from reasoner.cli.common import (
     limits,
     read,
 )
-from reasoner.cli.numbers import SEED, at_least, seconds
+from reasoner.console.numbers import SEED, at_least, seconds
 from reasoner.errors import ReasonerError, ResourceLimitError
 
 __all__ = ["BENCH_BACKENDS", "register"]

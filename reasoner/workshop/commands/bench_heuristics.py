@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from reasoner.cli.common import (
+from reasoner.console.common import (
     EXIT_OK,
     CommandError,
     Commands,
@@ -18,7 +18,7 @@ from reasoner.cli.common import (
     limits,
     read,
 )
-from reasoner.cli.numbers import SEED, at_least
+from reasoner.console.numbers import SEED, at_least
 from reasoner.errors import ReasonerError
 
 __all__ = ["HEURISTIC_BENCH", "register"]

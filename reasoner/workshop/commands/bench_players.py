@@ -7,8 +7,8 @@ import argparse
 import json
 from pathlib import Path
 
-from reasoner.cli.common import EXIT_OK, Commands, UsageError, read
-from reasoner.cli.numbers import SEED, at_least, seconds
+from reasoner.console.common import EXIT_OK, Commands, UsageError, read
+from reasoner.console.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -29,7 +29,7 @@ def register(commands: Commands) -> None:
 
 
 def _bench_players(args: argparse.Namespace) -> int:
-    from reasoner.cli.players import STRATEGIES
+    from reasoner.console.players import STRATEGIES
     from reasoner.engine.game import Game
     from reasoner.workshop.player_strength import pairings, strength
 

@@ -27,8 +27,8 @@ import signal
 import subprocess
 from pathlib import Path
 
-from reasoner.cli.common import EXIT_OK, Commands, UsageError
-from reasoner.cli.numbers import at_least, seconds
+from reasoner.console.common import EXIT_OK, Commands, UsageError
+from reasoner.console.numbers import at_least, seconds
 from reasoner.workshop.call_patterns import PATTERNS, measure_pattern, start_server
 
 __all__ = ["register"]

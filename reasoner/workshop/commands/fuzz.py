@@ -12,8 +12,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from reasoner.cli.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
-from reasoner.cli.numbers import MEBIBYTES, SEED, at_least, seconds
+from reasoner.console.common import EXIT_FAILURE, EXIT_OK, Commands, UsageError
+from reasoner.console.numbers import MEBIBYTES, SEED, at_least, seconds
 from reasoner.workshop.gdl_mutants import (
     DOCUMENTED,
     Mutant,

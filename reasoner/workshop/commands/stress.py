@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from reasoner.cli.common import EXIT_OK, Commands
-from reasoner.cli.numbers import at_least, seconds
+from reasoner.console.common import EXIT_OK, Commands
+from reasoner.console.numbers import at_least, seconds
 
 __all__ = ["register"]
 

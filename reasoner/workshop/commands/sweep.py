@@ -9,14 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from reasoner.cli.common import (
+from reasoner.console.common import (
     EXIT_FAILURE,
     EXIT_OK,
     Commands,
     UsageError,
     strictness_options,
 )
-from reasoner.cli.numbers import MEBIBYTES, SEED, at_least, seconds
+from reasoner.console.numbers import MEBIBYTES, SEED, at_least, seconds
 
 __all__ = ["register"]
 
@@ -41,7 +41,7 @@ def register(commands: Commands) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from reasoner.cli.progress import count_line
+    from reasoner.console.progress import count_line
     from reasoner.corpus import Fate, game_files
     from reasoner.engine.limits import Limits
     from reasoner.workshop.corpus_sweep import SweepResult, format_table, summarise, sweep

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
-from reasoner.cli.numbers import MEBIBYTES, seconds
+from reasoner.console.numbers import MEBIBYTES, seconds
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError, ResourceLimitError
