@@ -41,7 +41,7 @@ nginx:
 
 ## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
 ## sweeps run a seeded sample), in two processes (a corpus sample and its count share one):
-## 9 to 12 minutes on two cores (9 min 6 s here, other jobs running, 2026-11-27).
+## 9 to 12 minutes on two cores (9 min 4 s on a clean clone here, install included, 2026-11-27).
 test: $(STAMP) prolog nginx $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
@@ -49,8 +49,8 @@ test: $(STAMP) prolog nginx $(NODE_DEPS)
 
 ## The edit loop's tier: lint, type check and every test but those marked corpus, slow or
 ## needs_tools (SWI-Prolog, nginx, the npm packages), in about a minute on two cores with a
-## warm .mypy_cache (46 to 64 s here, other jobs running, 2026-11-27; 75 s on a clean clone,
-## the environment's install included); it installs nothing beyond the Python environment.
+## warm .mypy_cache (46 to 64 s here, 2026-11-27; 87 s on a clean clone, the environment's
+## install included); it installs nothing beyond the Python environment.
 ## `make test` still runs everything.
 test-fast: $(STAMP)
 	$(BIN)/ruff check reasoner client tests
