@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.engine.limits import Limits, run_bounded
+from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
 from reasoner.errors import ResourceLimitError
 from tests.conftest import ROOT
 
@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 OWNER = """
 import os, sys, time
 from pathlib import Path
-from reasoner.engine.limits import Limits, run_bounded
+from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
 
 def spin(path):
     Path(path).write_text(str(os.getpid()))
@@ -91,3 +91,34 @@ def test_an_answer_over_its_bound_never_leaves_the_child() -> None:
         run_bounded(_many_bytes, (3 * 2**20,), limits, max_answer_bytes=2**20)
     assert (caught.value.bound, caught.value.reason, caught.value.limit) == ("size", "answer", 1)
     assert run_bounded(_many_bytes, (1000,), limits, max_answer_bytes=2**20) == b"x" * 1000
+
+
+def _fill_then_fail_without_words() -> None:
+    """Fill the address space until an allocation fails, then fail as a library that loses
+    the allocation's error does (clingo: a RuntimeError with no message)."""
+    held = []
+    try:
+        while True:
+            held.append(bytearray(8 * 2**20))
+    except MemoryError:
+        raise RuntimeError("") from None
+
+
+def _fail_at_once() -> None:
+    raise RuntimeError("a defect")
+
+
+def test_a_failure_at_the_memory_bound_is_the_bounds() -> None:
+    """Work that fails in other words than MemoryError once its address space reached the
+    bound (clingo grounding chess under 4 GiB) is refused as over the memory bound, not
+    reported as a crash."""
+    with pytest.raises(ResourceLimitError) as caught:
+        run_bounded(_fill_then_fail_without_words, (), Limits(seconds=60, memory_mb=512))
+    assert (caught.value.bound, caught.value.reason, caught.value.limit) == (
+        "memory", "work", 512)
+
+
+def test_a_failure_far_from_the_bound_stays_a_crash() -> None:
+    """A defect that fails well within the bounds is still a crash of the work."""
+    with pytest.raises(BoundedCrash):
+        run_bounded(_fail_at_once, (), Limits(seconds=60, memory_mb=2048))

@@ -69,6 +69,10 @@ def die_with_parent(alive: Connection, seconds: float = math.inf) -> None:
         os._exit(1)
 
 
+def _unraisable(_: Any) -> None:
+    """A bounded child's hook for errors that cannot be raised: say nothing."""
+
+
 def _child(connection: Connection, alive: Connection, alive_there: Connection,
            memory_mb: int, seconds: float, func: Callable[..., Any],
            args: tuple[Any, ...], max_answer_bytes: int | None = None) -> None:
@@ -78,13 +82,21 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
         os.nice(CHILD_NICENESS)
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        # An error a library's callback cannot raise (clingo's observer at the memory
+        # bound) would be printed on stderr among the command's lines; the work's outcome
+        # says what happened.
+        sys.unraisablehook = _unraisable
         outcome: tuple[str, Any] = ("ok", func(*args))
     except ReasonerError as error:
         outcome = ("error", error)
     except MemoryError:
         outcome = ("memory", None)
     except BaseException as error:
-        outcome = ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+        # A library that fails to allocate may say so in its own words, or in none:
+        # clingo grounding past the address-space bound raises a RuntimeError with no
+        # message. Near the bound, the failure is the bound's.
+        outcome = (("memory", None) if _near_the_bound(memory_mb) else
+                   ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
     try:
         answer = pickle.dumps(outcome)
         if max_answer_bytes is not None and len(answer) > max_answer_bytes:
@@ -100,6 +112,24 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
     finally:
         connection.close()
         os._exit(0)
+
+
+# A failure counts as the memory bound's when the child's address space once came this
+# close to it (an allocation that failed asked for what the rest could not hold).
+_NEAR_THE_BOUND = 0.9
+
+
+def _near_the_bound(memory_mb: int) -> bool:
+    """Whether this process's peak address space (``VmPeak``, what ``RLIMIT_AS`` bounds)
+    reached :data:`_NEAR_THE_BOUND` of ``memory_mb`` MiB (False where it cannot be read)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmPeak:"):
+                    return int(line.split()[1]) >= _NEAR_THE_BOUND * memory_mb * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
 
 
 class BoundedCrash(RuntimeError):
