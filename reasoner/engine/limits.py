@@ -76,7 +76,7 @@ def _unraisable(_: Any) -> None:
 def _child(connection: Connection, alive: Connection, alive_there: Connection,
            memory_mb: int, seconds: float, func: Callable[..., Any],
            args: tuple[Any, ...], max_answer_bytes: int | None = None) -> None:
-    peak_before_kb: int | None = None
+    before: tuple[int, int] | None = None
     try:
         alive_there.close()  # the copy of the parent's end that a fork or a pickle made
         die_with_parent(alive, seconds)
@@ -87,7 +87,7 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
         # bound) would be printed on stderr among the command's lines; the work's outcome
         # says what happened.
         sys.unraisablehook = _unraisable
-        peak_before_kb = _peak_address_space_kb()
+        before = _address_space_kb()
         outcome: tuple[str, Any] = ("ok", func(*args))
     except ReasonerError as error:
         outcome = ("error", error)
@@ -97,7 +97,7 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
         # A library that fails to allocate may say so in its own words, or in none:
         # clingo grounding past the address-space bound raises a RuntimeError with no
         # message. Near the bound, the failure is the bound's.
-        outcome = (("memory", None) if _near_the_bound(memory_mb, peak_before_kb) else
+        outcome = (("memory", None) if _near_the_bound(memory_mb, before) else
                    ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
     try:
         answer = pickle.dumps(outcome)
@@ -117,31 +117,41 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
 
 
 # A failure counts as the memory bound's when the work itself took the child's address
-# space this close to it (an allocation that failed asked for what the rest could not hold).
+# space this close to it (an allocation that failed asked for what the rest could not
+# hold), growing it by at least half the room it had.
 _NEAR_THE_BOUND = 0.9
 
 
-def _peak_address_space_kb() -> int | None:
-    """This process's peak address space in KiB (``VmPeak``, what ``RLIMIT_AS`` bounds;
-    a forked child starts with its parent's), or None where it cannot be read."""
+def _address_space_kb() -> tuple[int, int] | None:
+    """This process's address space now and at its peak, in KiB (``VmSize`` and
+    ``VmPeak``, what ``RLIMIT_AS`` bounds; a forked child starts with its parent's peak),
+    or None where they cannot be read."""
+    found: dict[str, int] = {}
     try:
         with open("/proc/self/status", encoding="ascii") as status:
             for line in status:
-                if line.startswith("VmPeak:"):
-                    return int(line.split()[1])
+                if line.startswith(("VmSize:", "VmPeak:")):
+                    found[line.split(":")[0]] = int(line.split()[1])
     except (OSError, ValueError, IndexError):
-        pass
-    return None
+        return None
+    if len(found) < 2:
+        return None
+    return found["VmSize"], found["VmPeak"]
 
 
-def _near_the_bound(memory_mb: int, peak_before_kb: int | None) -> bool:
-    """Whether the work raised this process's peak address space (from ``peak_before_kb``)
-    to :data:`_NEAR_THE_BOUND` of ``memory_mb`` MiB or more (False where it cannot be
+def _near_the_bound(memory_mb: int, before: tuple[int, int] | None) -> bool:
+    """Whether the work grew this process's address space (from ``before``, as
+    :func:`_address_space_kb` read it when the work started) to :data:`_NEAR_THE_BOUND` of
+    ``memory_mb`` MiB, by at least half the room it had then (False where it cannot be
     read)."""
-    peak = _peak_address_space_kb()
-    if peak is None or peak_before_kb is None:
+    now = _address_space_kb()
+    if now is None or before is None:
         return False
-    return peak > peak_before_kb and peak >= _NEAR_THE_BOUND * memory_mb * 1024
+    (size, peak), (size_before, peak_before) = now, before
+    reached = max(size, peak if peak > peak_before else 0)
+    bound = memory_mb * 1024
+    return (reached >= _NEAR_THE_BOUND * bound
+            and reached - size_before >= (bound - size_before) / 2)
 
 
 class BoundedCrash(RuntimeError):
