@@ -150,8 +150,8 @@ def _near_the_bound(memory_mb: int, before: tuple[int, int] | None) -> bool:
     (size, peak), (size_before, peak_before) = now, before
     reached = max(size, peak if peak > peak_before else 0)
     bound = memory_mb * 1024
-    return (reached >= _NEAR_THE_BOUND * bound
-            and reached - size_before >= (bound - size_before) / 2)
+    room = bound - size_before  # none when the child started past the bound
+    return room > 0 and reached >= _NEAR_THE_BOUND * bound and reached - size_before >= room / 2
 
 
 class BoundedCrash(RuntimeError):
