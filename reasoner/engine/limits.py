@@ -96,8 +96,13 @@ def _child(connection: Connection, alive: Connection, alive_there: Connection,
     except BaseException as error:
         # A library that fails to allocate may say so in its own words, or in none:
         # clingo grounding past the address-space bound raises a RuntimeError with no
-        # message. Near the bound, the failure is the bound's.
-        outcome = (("memory", None) if _near_the_bound(memory_mb, before) else
+        # message. Near the bound, the failure is the bound's (and so it is where even
+        # reading how near fails for memory).
+        try:
+            near = _near_the_bound(memory_mb, before)
+        except MemoryError:
+            near = True
+        outcome = (("memory", None) if near else
                    ("crash", f"{type(error).__name__}: {error}\n{traceback.format_exc()}"))
     try:
         answer = pickle.dumps(outcome)
