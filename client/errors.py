@@ -76,5 +76,5 @@ def error_from_status(code: grpc.StatusCode, message: str,
     elif code == grpc.StatusCode.RESOURCE_EXHAUSTED:
         # gRPC's own limits (a message over the size limit) have no detail.
         return ResourceLimitError(message)
-    return RemoteError(code, message,
-                       reason=detail.reason or None if detail is not None else None)
+    reason = detail.reason if detail is not None else ""
+    return RemoteError(code, message, reason=reason or None)

@@ -61,13 +61,7 @@ class RequestError(ReasonerError):
         super().__init__(message, reason=reason)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _request_error, (type(self), self.code, self.text, self.reason)
-
-
-def _request_error(cls: type[RequestError], code: grpc.StatusCode, message: str,
-                   reason: str | None) -> RequestError:
-    """A request error rebuilt from its pickle."""
-    return cls(code, message, reason=reason)
+        return type(self), (self.code, self.text), {"reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,8 +246,7 @@ class Simulation:
         flat = list(flat_goals)
         # One tuple per distinct value, looked up by map in C: the service's answers of
         # thousands of playouts are read in a fraction of the call.
-        box: dict[int, tuple[int, ...]] = {value: (value,) for value in set(flat)}
-        box.update((value, ()) for value in box if value < 0)
+        box = {value: (value,) if value >= 0 else () for value in set(flat)}
         boxed = list(map(box.__getitem__, flat))
         # Each playout's roles, grouped by one iterator taken roles times (zip in C).
         goals: list[Goals] = list(zip(*[iter(boxed)] * roles, strict=True)) if roles else []

@@ -431,14 +431,7 @@ class Game:
             ValueError: ``playouts`` below 0, or ``max_steps`` outside 0..2**31-1.
             NoLegalMoveError: a role has no legal move in a non-terminal state.
         """
-        if playouts < 0:
-            raise ArgumentError(f"playouts must be at least 0, got {playouts}",
-                                argument="playouts", value=playouts)
-        if not 0 <= max_steps <= _MOST_STEPS:
-            raise ArgumentError(f"max_steps must be from 0 to {_MOST_STEPS}, got {max_steps}",
-                                argument="max_steps", value=max_steps,
-                                allowed=range(_MOST_STEPS + 1))
-        self._check_state(state)
+        self._check_playouts(state, playouts, max_steps)
         start = time.perf_counter()
         run = self.machine.simulate(state.bits, playouts, seed % 2**64, max_steps, record,
                                     check)
@@ -484,6 +477,15 @@ class Game:
             run = self.simulate(state, playouts, seed, max_steps, check=check)
             return PlayoutSummary.from_columns(run.lengths, run.terminal, run.flat_goals(),
                                                len(self.roles), run.updates)
+        self._check_playouts(state, playouts, max_steps)
+        summary: PlayoutSummary = summarize(state.bits, playouts, seed % 2**64, max_steps,
+                                            check)
+        return summary
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _check_playouts(self, state: State, playouts: int, max_steps: int) -> None:
+        """What simulate and summarize check before they play: the counts and the state."""
         if playouts < 0:
             raise ArgumentError(f"playouts must be at least 0, got {playouts}",
                                 argument="playouts", value=playouts)
@@ -492,11 +494,6 @@ class Game:
                                 argument="max_steps", value=max_steps,
                                 allowed=range(_MOST_STEPS + 1))
         self._check_state(state)
-        summary: PlayoutSummary = summarize(state.bits, playouts, seed % 2**64, max_steps,
-                                            check)
-        return summary
-
-    # -- internals -----------------------------------------------------------------------
 
     def _check_state(self, state: State) -> None:
         if state.__class__ is not State:

@@ -162,33 +162,34 @@ def load_in_process(text: str, timeout: float, memory: int,
                     start_method: str = "fork") -> tuple[str, str]:
     """The fate of loading ``text`` in a bounded child (``timeout`` seconds, ``memory``
     MiB), and the reason ("" when accepted)."""
-    from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
-    from reasoner.errors import ReasonerError
-
-    try:
-        return run_bounded(_load, (text,), Limits(timeout, memory, start_method)), ""
-    except ResourceLimitError as error:
-        return ("hang" if _past_bound(error, Bound.TIME) else "refused"), str(error)
-    except ReasonerError as error:
-        return "refused", str(error)
-    except BoundedCrash as error:
-        return "crash", str(error).splitlines()[0]
+    fate, reason, _ = _bounded_load(text, timeout, memory, start_method)
+    return fate, reason
 
 
 def loads_past_bounds(text: str, timeout: float, memory: int,
                       start_method: str = "fork") -> bool:
     """Whether loading ``text`` in a bounded child runs out of the campaign's time or
     memory (the unchanged source of a mutant that does is "slow", not hanging)."""
+    return _bounded_load(text, timeout, memory, start_method)[2]
+
+
+def _bounded_load(text: str, timeout: float, memory: int,
+                  start_method: str) -> tuple[str, str, bool]:
+    """The fate and reason of loading ``text`` in a bounded child, and whether it ran out
+    of the child's time or memory."""
     from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
     from reasoner.errors import ReasonerError
 
     try:
-        run_bounded(_load, (text,), Limits(timeout, memory, start_method))
+        return run_bounded(_load, (text,), Limits(timeout, memory, start_method)), "", False
     except ResourceLimitError as error:
-        return _past_bound(error, Bound.TIME) or _past_bound(error, Bound.MEMORY)
-    except (ReasonerError, BoundedCrash):
-        return False
-    return False
+        hang = _past_bound(error, Bound.TIME)
+        return ("hang" if hang else "refused"), str(error), (
+            hang or _past_bound(error, Bound.MEMORY))
+    except ReasonerError as error:
+        return "refused", str(error), False
+    except BoundedCrash as error:
+        return "crash", str(error).splitlines()[0], False
 
 
 def _past_bound(error: ResourceLimitError, bound: Bound) -> bool:
