@@ -1,0 +1,282 @@
+/* The entry points of a compiled game (see reasoner/compiled/machine.py), appended after
+ * the game's generated code. Every entry point answers 0 or an error code (E_*); after an
+ * error every table is dropped, so the next call starts clean. */
+
+static int ready;
+static uint64_t *last_state, *zero_state, *next_buf;
+static int has_state;
+static int32_t *move_first, *move_next;
+static int32_t *legal_buf, *goal_buf, *role_moves, *role_count;
+
+#define WORDS ((N_FLUENTS + 63) / 64)
+#define GOAL_CAP (N_ROLES * 101 + 1)
+
+static void drop_all(void) {
+    for (int i = 0; i < 3; i++) space_reset(&spaces[i]);
+    n_call = n_scc = 0;
+    has_state = 0;
+    joint_set = 0;
+    if (n_terms > n_base_terms) {
+        n_args = t_off[n_base_terms];
+        n_terms = n_base_terms;
+        term_rehash();
+    }
+}
+
+static void *setup_alloc(int64_t bytes) {
+    void *p = rt_grow(NULL, 0, bytes > 0 ? bytes : 4);
+    memset(p, 0, (size_t)(bytes > 0 ? bytes : 4));
+    return p;
+}
+
+static void setup(void) {
+    if (ready) return;
+    K_NB = KIND_NB;
+    K_NF = KIND_NF;
+    K_SPACE = KIND_SPACE;
+    K_EVAL = KIND_EVAL;
+    for (int32_t i = 0; i < N_NAMES; i++) {
+        if (n_terms == cap_terms) {
+            int32_t cap = cap_terms ? cap_terms * 2 : 1024;
+            t_fun = rt_grow(t_fun, cap_terms * 4, (int64_t)cap * 4);
+            t_ar = rt_grow(t_ar, cap_terms * 4, (int64_t)cap * 4);
+            t_off = rt_grow(t_off, cap_terms * 4, (int64_t)cap * 4);
+            cap_terms = cap;
+        }
+        t_fun[n_terms] = i;
+        t_ar[n_terms] = 0;
+        t_off[n_terms] = n_args;
+        n_terms++;
+    }
+    term_rehash();
+    int64_t at = 0;
+    for (int32_t i = 0; i < N_COMPOUNDS; i++) {
+        int32_t n = COMPOUND_AR[i];
+        mk(COMPOUND_FUN[i], n, COMPOUND_ARGS + at);
+        at += n;
+    }
+    n_base_terms = n_terms;
+    fluent_of = setup_alloc((int64_t)n_base_terms * 4);
+    role_of = setup_alloc((int64_t)n_base_terms * 4);
+    move_first = setup_alloc((int64_t)n_base_terms * 4);
+    move_next = setup_alloc((int64_t)N_MOVES * 4);
+    for (int32_t t = 0; t < n_base_terms; t++) fluent_of[t] = role_of[t] = move_first[t] = -1;
+    for (int32_t f = 0; f < N_FLUENTS; f++) fluent_of[FLUENT_TERMS[f]] = f;
+    for (int32_t r = 0; r < N_ROLES; r++) role_of[ROLE_TERMS[r]] = r;
+    for (int32_t m = N_MOVES - 1; m >= 0; m--) {
+        move_next[m] = move_first[MOVE_TERMS[m]];
+        move_first[MOVE_TERMS[m]] = m;
+    }
+    for (int32_t i = 0; i < N_INDEXES; i++) index_build(&fluent_indexes[i], FLUENT_TERMS, N_FLUENTS);
+    last_state = setup_alloc((int64_t)WORDS * 8);
+    zero_state = setup_alloc((int64_t)WORDS * 8);
+    next_buf = setup_alloc((int64_t)WORDS * 8);
+    legal_buf = setup_alloc((int64_t)N_MOVES * 4);
+    goal_buf = setup_alloc((int64_t)GOAL_CAP * 2 * 4);
+    role_moves = setup_alloc((int64_t)N_MOVES * 4);
+    role_count = setup_alloc((int64_t)N_ROLES * 4);
+    for (int i = 0; i < 3; i++) spaces[i].gen = 1;
+    ready = 1;
+}
+
+static void arm(double seconds) {
+    clock_gettime(CLOCK_MONOTONIC, &rt_deadline);
+    int64_t ns = (int64_t)(seconds * 1e9);
+    rt_deadline.tv_sec += ns / 1000000000;
+    rt_deadline.tv_nsec += ns % 1000000000;
+    if (rt_deadline.tv_nsec >= 1000000000) { rt_deadline.tv_sec++; rt_deadline.tv_nsec -= 1000000000; }
+}
+
+static void set_state(const uint64_t *state) {
+    if (!has_state || memcmp(state, last_state, (size_t)WORDS * 8) != 0) {
+        memcpy(last_state, state, (size_t)WORDS * 8);
+        space_reset(&spaces[1]);
+        space_reset(&spaces[2]);
+        has_state = 1;
+        joint_set = 0;
+    }
+    cur_state = last_state;
+}
+
+static void set_joint(const int32_t *joint) {
+    T terms[64];
+    for (int32_t r = 0; r < N_ROLES; r++) {
+        if (joint[r] < 0 || joint[r] >= N_MOVES || MOVE_ROLE[joint[r]] != r) rt_fail(E_MOVE);
+        terms[r] = MOVE_TERMS[joint[r]];
+    }
+    if (!joint_set || memcmp(terms, cur_joint, (size_t)N_ROLES * 4) != 0) {
+        memcpy(cur_joint, terms, (size_t)N_ROLES * 4);
+        space_reset(&spaces[2]);
+        joint_set = 1;
+    }
+}
+
+static int32_t move_of(int32_t r, T t) {
+    if (t >= n_base_terms) return -1;
+    int32_t m = move_first[t];
+    while (m >= 0 && MOVE_ROLE[m] != r) m = move_next[m];
+    return m;
+}
+
+static int32_t legal_moves(void) {
+    int32_t h = call(K_LEGAL, NULL);
+    int32_t n = TB(h).n_ans;
+    for (int32_t i = 0; i < n; i++) {
+        T rt = ANS(h, i, 0), mt = ANS(h, i, 1);
+        int32_t r = rt < n_base_terms ? role_of[rt] : -1;
+        int32_t m = r >= 0 ? move_of(r, mt) : -1;
+        if (m < 0) { rt_error_detail = i; rt_fail(E_MOVE); }
+        legal_buf[i] = m;
+    }
+    return n;
+}
+
+static int is_terminal(void) {
+#if TERMINAL_TEST
+    return test_memo(K_TERMINAL, NULL, TERMINAL_TEST_FN);
+#else
+    return TB(call(K_TERMINAL, NULL)).n_ans > 0;
+#endif
+}
+
+static int32_t goal_pairs(void) {
+    int32_t h = call(K_GOAL, NULL);
+    int32_t n = TB(h).n_ans < GOAL_CAP ? TB(h).n_ans : GOAL_CAP;
+    for (int32_t i = 0; i < n; i++) {
+        T rt = ANS(h, i, 0);
+        goal_buf[2 * i] = rt < n_base_terms ? role_of[rt] : -1;
+        goal_buf[2 * i + 1] = ANS(h, i, 1);
+    }
+    return n;
+}
+
+static void next_state(uint64_t *out) {
+    int32_t h = call(K_NEXT, NULL);
+    memset(out, 0, (size_t)WORDS * 8);
+    for (int32_t i = 0; i < TB(h).n_ans; i++) {
+        int32_t f = FLUENT(ANS(h, i, 0));
+        if (f < 0) rt_fail(E_FLUENT);
+        out[f >> 6] |= (uint64_t)1 << (f & 63);
+    }
+}
+
+static void info_into(int32_t *legal, int32_t *n_legal, int32_t *terminal, int32_t *goals,
+                      int32_t *n_goals) {
+    int32_t n = legal_moves();
+    memcpy(legal, legal_buf, (size_t)n * 4);
+    *n_legal = n;
+    *terminal = is_terminal();
+    int32_t g = goal_pairs();
+    memcpy(goals, goal_buf, (size_t)g * 8);
+    *n_goals = g;
+}
+
+int cg_words(void) { return WORDS; }
+int cg_moves(void) { return N_MOVES; }
+int cg_goal_cap(void) { return GOAL_CAP; }
+int cg_error_detail(void) { return rt_error_detail; }
+int64_t cg_terms(void) { return n_terms; }
+int64_t cg_bytes(void) { return rt_bytes; }
+
+int cg_start(double seconds, int64_t max_bytes, uint64_t *out) {
+    rt_max_bytes = max_bytes;
+    int code = setjmp(rt_jump);
+    if (code) { drop_all(); return code; }
+    arm(seconds);
+    setup();
+    set_state(zero_state);
+    int32_t h = call(K_INIT, NULL);
+    memset(out, 0, (size_t)WORDS * 8);
+    for (int32_t i = 0; i < TB(h).n_ans; i++) {
+        int32_t f = FLUENT(ANS(h, i, 0));
+        if (f < 0) rt_fail(E_FLUENT);
+        out[f >> 6] |= (uint64_t)1 << (f & 63);
+    }
+    return 0;
+}
+
+int cg_info(double seconds, const uint64_t *state, int32_t *legal, int32_t *n_legal,
+            int32_t *terminal, int32_t *goals, int32_t *n_goals) {
+    int code = setjmp(rt_jump);
+    if (code) { drop_all(); return code; }
+    arm(seconds);
+    set_state(state);
+    info_into(legal, n_legal, terminal, goals, n_goals);
+    return 0;
+}
+
+int cg_transition(double seconds, const uint64_t *state, const int32_t *joint, uint64_t *out,
+                  int32_t *legal, int32_t *n_legal, int32_t *terminal, int32_t *goals,
+                  int32_t *n_goals) {
+    int code = setjmp(rt_jump);
+    if (code) { drop_all(); return code; }
+    arm(seconds);
+    set_state(state);
+    set_joint(joint);
+    next_state(next_buf);
+    memcpy(out, next_buf, (size_t)WORDS * 8);
+    set_state(next_buf);
+    info_into(legal, n_legal, terminal, goals, n_goals);
+    return 0;
+}
+
+/* Seeded random playouts from state, each role's move drawn uniformly; per playout its
+ * length, whether it ended terminal, and each role's goal value (-1: none or several). */
+int cg_playouts(double seconds, const uint64_t *state, int32_t count, uint64_t seed,
+                int32_t max_steps, int32_t *lengths, int8_t *terminal, int32_t *goals,
+                int32_t *joints) {
+    static uint64_t *a, *b;
+    static int32_t joint[64];
+    int code = setjmp(rt_jump);
+    if (code) { drop_all(); return code; }
+    arm(seconds);
+    if (!a) {
+        a = setup_alloc((int64_t)WORDS * 8 + 8);
+        b = setup_alloc((int64_t)WORDS * 8 + 8);
+    }
+    rng_state = seed;
+    int64_t written = 0;
+    for (int32_t p = 0; p < count; p++) {
+        memcpy(a, state, (size_t)WORDS * 8);
+        int32_t steps = 0, ended = 0;
+        for (;;) {
+            set_state(a);
+            if (is_terminal()) { ended = 1; break; }
+            if (steps >= max_steps) break;
+            int32_t n = legal_moves();
+            memset(role_count, 0, (size_t)N_ROLES * 4);
+            for (int32_t r = 0; r < N_ROLES; r++) {
+                int32_t c = 0;
+                for (int32_t i = 0; i < n; i++)
+                    if (MOVE_ROLE[legal_buf[i]] == r) role_moves[c++] = legal_buf[i];
+                if (c == 0) { rt_error_detail = r; rt_fail(E_NO_MOVE); }
+                joint[r] = role_moves[rng_next() % (uint64_t)c];
+            }
+            if (joints) {
+                memcpy(joints + written, joint, (size_t)N_ROLES * 4);
+                written += N_ROLES;
+            }
+            set_joint(joint);
+            next_state(b);
+            uint64_t *swap = a; a = b; b = swap;
+            steps++;
+        }
+        set_state(a);
+        int32_t g = goal_pairs();
+        for (int32_t r = 0; r < N_ROLES; r++) {
+            int32_t value = -1, seen = 0;
+            for (int32_t i = 0; i < g; i++) {
+                if (goal_buf[2 * i] != r) continue;
+                T v = goal_buf[2 * i + 1];
+                int32_t number = v < N_NAMES ? NAME_NUM[v] : -1;
+                if (number < 0) { rt_error_detail = r; rt_fail(E_GOAL); }
+                value = number;
+                seen++;
+            }
+            goals[(int64_t)p * N_ROLES + r] = seen == 1 ? value : -1;
+        }
+        lengths[p] = steps;
+        terminal[p] = (int8_t)ended;
+    }
+    return 0;
+}

@@ -1,0 +1,578 @@
+"""A game's rules as C: one function per relation and binding pattern, join plans over the
+state's fluents (see :mod:`reasoner.compiled`).
+
+Every rule of a relation is compiled once for each binding pattern a caller asks it with
+(the pattern says which arguments are known at the call). Its body becomes nested loops in
+an order chosen at compile time: at each point the literal expected to have the fewest
+answers given what is bound so far comes next, tests (``distinct``, negations, fully bound
+literals) as soon as their variables are bound. ``true`` reads the state through an index
+from the fluent table (the fluents of one functor by some of their arguments); ``does``
+reads the joint move; any other relation is a call, whose answers are kept in a table for
+as long as what the relation depends on stays the same (static relations: the whole game).
+A fully bound call of a relation off every cycle stops at its first proof.
+
+No text of the game reaches the C source: names, relations, terms, fluents and moves all
+become integers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+from reasoner.gdl.normal_form import flat_rules
+from reasoner.gdl.syntax import (
+    Atom,
+    Constant,
+    Distinct,
+    Function,
+    GameDescription,
+    Not,
+    Rule,
+    Term,
+    Variable,
+    term_variables,
+)
+
+__all__ = ["CompileRefusal", "GameSource", "game_source"]
+
+STATIC, STATE, MOVE = 0, 1, 2
+Signature = tuple[str, int]
+_SPECIAL = {("true", 1), ("does", 2)}
+# The estimated answers of a relation per argument that is not bound (where nothing better
+# is known): enough that a literal with fewer free arguments comes first.
+_PER_FREE_ARGUMENT = 8.0
+
+
+class CompileRefusal(Exception):
+    """The rules cannot be compiled (an unsafe rule, a term the tables cannot hold)."""
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """The C source of a game, and what the machine needs to read its answers: the names
+    by id (goal values come back as ids), the number of kinds and fluent indexes."""
+
+    text: str
+    names: tuple[str, ...]
+    kinds: int
+    rules: int
+
+
+@dataclass(frozen=True)
+class _Kind:
+    index: int
+    signature: Signature
+    bound: tuple[bool, ...]
+    test: bool  # fully bound and off every cycle: stops at the first proof
+
+
+def _variables(literal: Atom | Not | Distinct) -> set[str]:
+    if isinstance(literal, Atom):
+        return {v.name for arg in literal.args for v in term_variables(arg)}
+    if isinstance(literal, Not):
+        return _variables(literal.literal)  # type: ignore[arg-type]
+    return {v.name for side in (literal.left, literal.right) for v in term_variables(side)}
+
+
+def _ground(term: Term, bound: set[str]) -> bool:
+    return all(v.name in bound for v in term_variables(term))
+
+
+class _Compiler:
+    def __init__(self, description: GameDescription, roles: Sequence[str],
+                 fluents: Sequence[Term], moves: Sequence[Term],
+                 move_role: Sequence[int]) -> None:
+        self.rules: dict[Signature, list[Rule]] = defaultdict(list)
+        for rule in description:
+            for flat in flat_rules(rule):
+                self.rules[flat.head.signature].append(flat)
+        self.names: dict[str, int] = {}
+        for rule in self.rules.values():
+            for r in rule:
+                self._collect(r.head.args)
+                for literal in r.body:
+                    inner = literal.literal if isinstance(literal, Not) else literal
+                    if isinstance(inner, Atom):
+                        self._collect(inner.args)
+                    elif isinstance(inner, Distinct):
+                        self._collect((inner.left, inner.right))
+        for name in roles:
+            self._name(name)
+        self._collect(fluents)
+        self._collect(moves)
+        self.compounds: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.compound_rows: list[tuple[int, tuple[int, ...]]] = []
+        self.fluent_ids = [self._term(t) for t in fluents]
+        self.move_ids = [self._term(t) for t in moves]
+        self.role_ids = [self.names[name] for name in roles]
+        self.move_role = list(move_role)
+        self.fluent_of = {t: i for i, t in enumerate(self.fluent_ids)}
+        self.classes = self._classes()
+        self.recursive = self._recursive()
+        self.kinds: dict[tuple[Signature, tuple[bool, ...]], _Kind] = {}
+        self.pending: list[_Kind] = []
+        self.indexes: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self.index_sizes: dict[tuple[int, int, tuple[int, ...]], float] = {}
+        self.fact_tables: dict[Signature, int] = {}
+        self.fact_rows: list[list[int]] = []
+        self.functions: list[str] = []
+        self.prototypes: list[str] = []
+        self.compiled_rules = 0
+
+    # -- names and terms -----------------------------------------------------------------
+
+    def _name(self, name: str) -> int:
+        found = self.names.get(name)
+        if found is None:
+            found = self.names[name] = len(self.names)
+        return found
+
+    def _collect(self, terms: Iterable[Term]) -> None:
+        for term in terms:
+            if isinstance(term, Constant):
+                self._name(term.name)
+            elif isinstance(term, Function):
+                self._name(term.name)
+                self._collect(term.args)
+
+    def _term(self, term: Term) -> int:
+        if isinstance(term, Constant):
+            return self.names[term.name]
+        if isinstance(term, Variable):
+            raise CompileRefusal(f"the table term {term} is not ground")
+        key = (self.names[term.name], tuple(self._term(arg) for arg in term.args))
+        found = self.compounds.get(key)
+        if found is None:
+            found = len(self.names) + len(self.compound_rows)
+            self.compounds[key] = found
+            self.compound_rows.append(key)
+        return found
+
+    # -- the relations' graph ---------------------------------------------------------------
+
+    def _edges(self) -> dict[Signature, set[Signature]]:
+        edges: dict[Signature, set[Signature]] = defaultdict(set)
+        for signature, rules in self.rules.items():
+            for rule in rules:
+                for literal in rule.body:
+                    inner = literal.literal if isinstance(literal, Not) else literal
+                    if isinstance(inner, Atom):
+                        edges[signature].add(inner.signature)
+        return edges
+
+    def _classes(self) -> dict[Signature, int]:
+        edges = self._edges()
+        classes: dict[Signature, int] = defaultdict(int)
+        classes[("true", 1)] = STATE
+        classes[("does", 2)] = MOVE
+        changed = True
+        while changed:
+            changed = False
+            for signature, targets in edges.items():
+                level = max((classes[t] for t in targets), default=STATIC)
+                if level > classes[signature]:
+                    classes[signature] = level
+                    changed = True
+        return classes
+
+    def _recursive(self) -> set[Signature]:
+        edges = self._edges()
+        found: set[Signature] = set()
+        for start in list(edges):
+            seen: set[Signature] = set()
+            todo = list(edges[start])
+            while todo:
+                node = todo.pop()
+                if node == start:
+                    found.add(start)
+                    break
+                if node in seen:
+                    continue
+                seen.add(node)
+                todo.extend(edges.get(node, ()))
+        return found
+
+    # -- kinds ------------------------------------------------------------------------------
+
+    def kind(self, signature: Signature, bound: tuple[bool, ...]) -> _Kind:
+        key = (signature, bound)
+        found = self.kinds.get(key)
+        if found is None:
+            test = all(bound) and signature not in self.recursive
+            found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test)
+            self.pending.append(found)
+        return found
+
+    def generate(self) -> None:
+        while self.pending:
+            kind = self.pending.pop()
+            self._emit_kind(kind)
+
+    def _emit_kind(self, kind: _Kind) -> None:
+        blocks: list[str] = []
+        rules = self.rules.get(kind.signature, [])
+        facts = [r for r in rules if not r.body and not any(
+            True for arg in r.head.args for _ in term_variables(arg))]
+        if len(facts) > 8:
+            blocks.append(self._emit_facts(kind, facts))
+            rules = [r for r in rules if r not in facts]
+        for rule in rules:
+            blocks.append(self._emit_rule(kind, rule))
+            self.compiled_rules += 1
+        nb = sum(kind.bound)
+        keys = "".join(f"    const T b{i} = key[{i}];\n" for i in range(nb))
+        if kind.test:
+            self.prototypes.append(f"static int bd{kind.index}(const T *key);")
+            body = "".join(blocks)
+            self.functions.append(
+                f"static int bd{kind.index}(const T *key) {{\n{keys}{body}    return 0;\n}}\n")
+        else:
+            self.prototypes.append(f"static void ev{kind.index}(int32_t h);")
+            load = (f"    const T *key = spaces[h & 3].keys + TB(h).key;\n{keys}" if nb else "")
+            body = "".join(blocks)
+            self.functions.append(f"static void ev{kind.index}(int32_t h) {{\n{load}{body}}}\n")
+
+    def _emit_facts(self, kind: _Kind, facts: list[Rule]) -> str:
+        signature = kind.signature
+        if signature not in self.fact_tables:
+            self.fact_tables[signature] = len(self.fact_rows)
+            self.fact_rows.append([self._term(arg) for fact in facts for arg in fact.head.args])
+        table = self.fact_tables[signature]
+        arity = signature[1]
+        w = _Writer(self, {})
+        w.open(f"for (int32_t fi = 0; fi < {len(facts)}; fi++)")
+        for j, i in enumerate(i for i, is_bound in enumerate(kind.bound) if is_bound):
+            w.open(f"if (FACTS{table}[fi * {arity} + {i}] == b{j})")
+        free = [f"FACTS{table}[fi * {arity} + {i}]" for i, b in enumerate(kind.bound) if not b]
+        w.finish(kind, free)
+        return w.text()
+
+    def _emit_rule(self, kind: _Kind, rule: Rule) -> str:
+        variables: dict[str, str] = {}
+        for literal in (rule.head, *rule.body):
+            inner = literal.literal if isinstance(literal, Not) else literal
+            names = _variables(inner)  # type: ignore[arg-type]
+            for name in sorted(names):
+                variables.setdefault(name, f"v{len(variables)}")
+        w = _Writer(self, variables)
+        bound_args = [arg for arg, is_bound in zip(rule.head.args, kind.bound, strict=True)
+                      if is_bound]
+        for j, arg in enumerate(bound_args):
+            w.match(arg, f"b{j}")
+        for literal in self._order(rule.body, set(w.bound)):
+            w.literal(literal)
+        free = []
+        for arg, is_bound in zip(rule.head.args, kind.bound, strict=True):
+            if not is_bound:
+                if not _ground(arg, w.bound):
+                    raise CompileRefusal(f"a variable of the head of a rule of "
+                                         f"{rule.head.name}/{rule.head.arity} is not bound "
+                                         "by its body (an unsafe rule)")
+                free.append(w.construct(arg))
+        w.finish(kind, free)
+        return w.text()
+
+    # -- join order -------------------------------------------------------------------------
+
+    def _estimate(self, literal: Atom | Not | Distinct, bound: set[str]) -> float | None:
+        """The expected number of answers of ``literal`` given ``bound``; None where it
+        cannot come next (a test with a variable not bound yet)."""
+        if isinstance(literal, Distinct):
+            return 0.0 if _variables(literal) <= bound else None
+        if isinstance(literal, Not):
+            return 0.3 if _variables(literal) <= bound else None
+        if _variables(literal) <= bound:
+            return 0.1 if literal.signature in _SPECIAL else 0.2
+        if literal.signature == ("does", 2):
+            return 1.0
+        if literal.signature == ("true", 1):
+            return self._fluent_estimate(literal.args[0], bound)
+        free = sum(1 for arg in literal.args if not _ground(arg, bound))
+        facts = [r for r in self.rules.get(literal.signature, []) if not r.body]
+        if facts and len(facts) == len(self.rules[literal.signature]):
+            keys = {tuple(str(arg) for arg, b in zip(fact.head.args, literal.args, strict=True)
+                          if _ground(b, bound)) for fact in facts}
+            return len(facts) / max(1, len(keys))
+        return _PER_FREE_ARGUMENT ** free
+
+    def _fluent_estimate(self, pattern: Term, bound: set[str]) -> float:
+        if isinstance(pattern, Variable):
+            return float(len(self.fluent_ids))
+        if isinstance(pattern, Constant):
+            return 0.1
+        key = self._index_key(pattern, bound)
+        if key not in self.index_sizes:
+            runs: dict[tuple[int, ...], int] = defaultdict(int)
+            fun, arity, positions = key
+            for t in self.fluent_ids:
+                if t >= len(self.names):
+                    row = self.compound_rows[t - len(self.names)]
+                    if row[0] == fun and len(row[1]) == arity:
+                        runs[tuple(row[1][p] for p in positions)] += 1
+            self.index_sizes[key] = sum(runs.values()) / max(1, len(runs))
+        return self.index_sizes[key]
+
+    def _index_key(self, pattern: Function, bound: set[str]) -> tuple[int, int, tuple[int, ...]]:
+        positions = tuple(i for i, arg in enumerate(pattern.args) if _ground(arg, bound))
+        return (self.names[pattern.name], len(pattern.args), positions)
+
+    def _order(self, body: Sequence[Atom | Not | Distinct | object],
+               bound: set[str]) -> list[Atom | Not | Distinct]:
+        remaining = [lit for lit in body if isinstance(lit, Atom | Not | Distinct)]
+        ordered: list[Atom | Not | Distinct] = []
+        bound = set(bound)
+        while remaining:
+            best: tuple[float, int] | None = None
+            for i, literal in enumerate(remaining):
+                estimate = self._estimate(literal, bound)
+                if estimate is not None and (best is None or estimate < best[0]):
+                    best = (estimate, i)
+            if best is None:
+                raise CompileRefusal("a negation or distinct has a variable that no positive "
+                                     "literal binds (an unsafe rule)")
+            literal = remaining.pop(best[1])
+            ordered.append(literal)
+            if isinstance(literal, Atom):
+                bound |= _variables(literal)
+        return ordered
+
+    def index(self, pattern: Function, bound: set[str]) -> tuple[int, tuple[int, ...]]:
+        key = self._index_key(pattern, bound)
+        found = self.indexes.get(key)
+        if found is None:
+            found = self.indexes[key] = len(self.indexes)
+        return found, key[2]
+
+    # -- the whole source -------------------------------------------------------------------
+
+    def source(self) -> GameSource:
+        legal = self.kind(("legal", 2), (False, False))
+        goal = self.kind(("goal", 2), (False, False))
+        terminal = self.kind(("terminal", 0), ())
+        following = self.kind(("next", 1), (False,))
+        init = self.kind(("init", 1), (False,))
+        self.generate()
+        ordered = sorted(self.kinds.values(), key=lambda k: k.index)
+        names = tuple(sorted(self.names, key=self.names.__getitem__))
+        numbers = [int(n) if n.isdigit() and len(n) <= 3 and int(n) <= 100 else -1
+                   for n in names]
+        parts = [
+            _resource("runtime.h"),
+            f"#define N_NAMES {len(names)}",
+            f"#define N_COMPOUNDS {len(self.compound_rows)}",
+            f"#define N_FLUENTS {len(self.fluent_ids)}",
+            f"#define N_MOVES {len(self.move_ids)}",
+            f"#define N_ROLES {len(self.role_ids)}",
+            f"#define N_INDEXES {len(self.indexes)}",
+            f"#define K_LEGAL {legal.index}",
+            f"#define K_GOAL {goal.index}",
+            f"#define K_TERMINAL {terminal.index}",
+            f"#define K_NEXT {following.index}",
+            f"#define K_INIT {init.index}",
+            f"#define TERMINAL_TEST {int(terminal.test)}",
+            f"#define TERMINAL_TEST_FN bd{terminal.index}" if terminal.test else "",
+            _array("int32_t", "COMPOUND_FUN", [row[0] for row in self.compound_rows]),
+            _array("int32_t", "COMPOUND_AR", [len(row[1]) for row in self.compound_rows]),
+            _array("T", "COMPOUND_ARGS", [a for row in self.compound_rows for a in row[1]]),
+            _array("T", "FLUENT_TERMS", self.fluent_ids),
+            _array("T", "MOVE_TERMS", self.move_ids),
+            _array("int32_t", "MOVE_ROLE", self.move_role),
+            _array("T", "ROLE_TERMS", self.role_ids),
+            _array("int8_t", "NAME_NUM", numbers),
+        ]
+        for number, rows in enumerate(self.fact_rows):
+            parts.append(_array("T", f"FACTS{number}", rows))
+        positions = sorted(self.indexes.items(), key=lambda item: item[1])
+        for (_, _, where), number in positions:
+            parts.append(_array("int32_t", f"IXPOS{number}", list(where)))
+        entries = ", ".join(f"{{{fun}, {arity}, {len(where)}, IXPOS{number}, 0, 0, 0, 0, 0}}"
+                            for (fun, arity, where), number in positions)
+        parts.append(f"static FluentIndex fluent_indexes[{max(1, len(positions))}] = "
+                     f"{{{entries}}};")
+        parts.extend(self.prototypes)
+        parts.append(_array("int32_t", "KIND_NB", [sum(k.bound) for k in ordered]))
+        parts.append(_array("int32_t", "KIND_NF",
+                            [0 if k.test else len(k.bound) - sum(k.bound) for k in ordered]))
+        parts.append(_array("int8_t", "KIND_SPACE",
+                            [self.classes[k.signature] for k in ordered]))
+        evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
+        parts.append(f"static const EvalFn KIND_EVAL[{len(ordered)}] = {{{evals}}};")
+        parts.extend(self.functions)
+        parts.append(_resource("api.h"))
+        return GameSource("\n".join(parts) + "\n", names, len(ordered), self.compiled_rules)
+
+
+def _array(ctype: str, name: str, values: Sequence[int]) -> str:
+    body = ",".join(map(str, values)) if values else "0"
+    return f"static const {ctype} {name}[{max(1, len(values))}] = {{{body}}};"
+
+
+def _resource(name: str) -> str:
+    return resources.files("reasoner.compiled").joinpath(name).read_text()
+
+
+class _Writer:
+    """One rule's nested loops and tests, written from the outside in."""
+
+    def __init__(self, compiler: _Compiler, variables: dict[str, str]) -> None:
+        self.compiler = compiler
+        self.variables = variables
+        self.bound: set[str] = set()
+        self.lines: list[str] = []
+        self.opened = 0
+        self.fresh_count = 0
+        if variables:
+            self.lines.append("T " + ", ".join(sorted(set(variables.values()))) + ";")
+
+    def fresh(self, prefix: str) -> str:
+        self.fresh_count += 1
+        return f"{prefix}{self.fresh_count}"
+
+    def open(self, header: str) -> None:
+        self.lines.append(header + " {")
+        self.opened += 1
+
+    def stmt(self, text: str) -> None:
+        self.lines.append(text)
+
+    def text(self) -> str:
+        return "    {\n" + "\n".join(self.lines) + "\n" + "}" * self.opened + "\n    }\n"
+
+    def finish(self, kind: _Kind, free: list[str]) -> None:
+        if kind.test:
+            self.stmt("return 1;")
+        elif free:
+            self.stmt(f"add_answer(h, (const T[]){{{', '.join(free)}}});")
+        else:
+            self.stmt("add_answer(h, NULL);")
+
+    def construct(self, term: Term) -> str:
+        if isinstance(term, Constant):
+            return str(self.compiler.names[term.name])
+        if isinstance(term, Variable):
+            return self.variables[term.name]
+        args = ", ".join(self.construct(arg) for arg in term.args)
+        return f"mk({self.compiler.names[term.name]}, {len(term.args)}, (const T[]){{{args}}})"
+
+    def match(self, term: Term, expr: str) -> None:
+        if isinstance(term, Variable):
+            name = self.variables[term.name]
+            if term.name in self.bound:
+                self.open(f"if ({expr} == {name})")
+            else:
+                self.stmt(f"{name} = {expr};")
+                self.bound.add(term.name)
+        elif isinstance(term, Constant):
+            self.open(f"if ({expr} == {self.compiler.names[term.name]})")
+        else:
+            t = self.fresh("t")
+            self.stmt(f"T {t} = {expr};")
+            self.open(f"if (TF({t}) == {self.compiler.names[term.name]} && "
+                      f"TA({t}) == {len(term.args)})")
+            for i, arg in enumerate(term.args):
+                self.match(arg, f"TG({t}, {i})")
+
+    def literal(self, literal: Atom | Not | Distinct) -> None:
+        if isinstance(literal, Distinct):
+            self.open(f"if ({self.construct(literal.left)} != {self.construct(literal.right)})")
+        elif isinstance(literal, Not):
+            inner = literal.literal
+            if isinstance(inner, Distinct):
+                self.open(f"if ({self.construct(inner.left)} == {self.construct(inner.right)})")
+            else:
+                assert isinstance(inner, Atom)
+                self.open(f"if (!({self._holds(inner)}))")
+        elif literal.signature == ("true", 1):
+            self._true(literal.args[0])
+        elif literal.signature == ("does", 2):
+            self._does(literal.args[0], literal.args[1])
+        else:
+            self._call(literal)
+
+    def _holds(self, atom: Atom) -> str:
+        """A C expression: the fully bound ``atom`` holds."""
+        if atom.signature == ("true", 1):
+            return f"rt_true({self.construct(atom.args[0])})"
+        if atom.signature == ("does", 2):
+            return f"rt_does({self.construct(atom.args[0])}, {self.construct(atom.args[1])})"
+        kind = self.compiler.kind(atom.signature, (True,) * atom.arity)
+        key = self._key(atom, kind.bound)
+        if kind.test:
+            return f"test_memo({kind.index}, {key}, bd{kind.index})"
+        return f"!negated_call({kind.index}, {key})"
+
+    def _key(self, atom: Atom, bound: tuple[bool, ...]) -> str:
+        parts = [self.construct(arg) for arg, b in zip(atom.args, bound, strict=True) if b]
+        return f"(const T[]){{{', '.join(parts)}}}" if parts else "NULL"
+
+    def _call(self, atom: Atom) -> None:
+        bound = tuple(_ground(arg, self.bound) for arg in atom.args)
+        kind = self.compiler.kind(atom.signature, bound)
+        key = self._key(atom, bound)
+        if kind.test:
+            self.open(f"if (test_memo({kind.index}, {key}, bd{kind.index}))")
+            return
+        h, i = self.fresh("h"), self.fresh("i")
+        self.stmt(f"int32_t {h} = call({kind.index}, {key});")
+        self.open(f"for (int32_t {i} = 0; {i} < TB({h}).n_ans; {i}++)")
+        free = [arg for arg, b in zip(atom.args, bound, strict=True) if not b]
+        names = []
+        for j in range(len(free)):
+            x = self.fresh("x")
+            self.stmt(f"T {x} = ANS({h}, {i}, {j});")
+            names.append(x)
+        for arg, x in zip(free, names, strict=True):
+            self.match(arg, x)
+
+    def _true(self, pattern: Term) -> None:
+        if _ground(pattern, self.bound):
+            self.open(f"if (rt_true({self.construct(pattern)}))")
+            return
+        f, t = self.fresh("f"), self.fresh("t")
+        if isinstance(pattern, Variable):
+            self.open(f"for (int32_t {f} = 0; {f} < N_FLUENTS; {f}++)")
+            self.open(f"if (BIT({f}))")
+            self.stmt(f"T {t} = FLUENT_TERMS[{f}];")
+            self.match(pattern, t)
+            return
+        assert isinstance(pattern, Function)
+        number, positions = self.compiler.index(pattern, self.bound)
+        run, count, j = self.fresh("r"), self.fresh("c"), self.fresh("j")
+        keys = [self.construct(pattern.args[p]) for p in positions]
+        key = f"(const T[]){{{', '.join(keys)}}}" if keys else "NULL"
+        self.open("")
+        self.stmt(f"const int32_t *{run}; int32_t {count} = "
+                  f"index_run(&fluent_indexes[{number}], {key}, &{run});")
+        self.open(f"for (int32_t {j} = 0; {j} < {count}; {j}++)")
+        self.stmt(f"int32_t {f} = {run}[{j}];")
+        self.open(f"if (BIT({f}))")
+        self.stmt(f"T {t} = FLUENT_TERMS[{f}];")
+        for i, arg in enumerate(pattern.args):
+            if i not in positions:
+                self.match(arg, f"TG({t}, {i})")
+
+    def _does(self, role: Term, move: Term) -> None:
+        r = self.fresh("r")
+        self.stmt("if (!joint_set) rt_fail(E_DOES);")
+        if _ground(role, self.bound):
+            self.stmt(f"int32_t {r} = rt_role({self.construct(role)});")
+            self.open(f"if ({r} >= 0)")
+        else:
+            self.open(f"for (int32_t {r} = 0; {r} < N_ROLES; {r}++)")
+            self.match(role, f"ROLE_TERMS[{r}]")
+        self.match(move, f"cur_joint[{r}]")
+
+
+def game_source(description: GameDescription, roles: Sequence[str], fluents: Sequence[Term],
+                moves: Sequence[Term], move_role: Sequence[int]) -> GameSource:
+    """The C source of ``description`` over the engine's tables (fluent ``i`` is
+    ``fluents[i]``, move ``j`` is ``moves[j]`` of role ``move_role[j]``).
+
+    Raises:
+        CompileRefusal: a rule is unsafe, or a table term is not ground.
+    """
+    compiler = _Compiler(description, roles, fluents, moves, move_role)
+    return compiler.source()

@@ -1,0 +1,488 @@
+/* The run-time of the compiled-rules backend (see reasoner/compiled/__init__.py).
+ *
+ * The generated code of a game is appended to this text and compiled into one shared
+ * object. It defines the game's tables (names, terms, fluents, moves, roles) and one
+ * function per relation and binding pattern; this part holds what every game shares:
+ *
+ * - terms: every ground term is an int32 id; ids below N_NAMES are the game's names used
+ *   as constants, larger ids are compound terms, hash-consed, so two terms are equal
+ *   exactly when their ids are;
+ * - tables: the answers of one call (a relation, a binding pattern and the bound
+ *   arguments), kept in one of three spaces that live as long as what they depend on:
+ *   the static relations' for the whole game, the state's until the state changes, the
+ *   joint move's for one step;
+ * - recursion: a table on a cycle is evaluated again, with the answers found so far, until
+ *   a pass over its strongly connected component adds none (the component is found as
+ *   Tarjan's algorithm finds one, by depth-first numbers on the stack of calls);
+ * - bounds: a clock and a memory bound, checked as tables are made; past either, every
+ *   table is dropped and the call returns an error code instead of an answer.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <time.h>
+
+typedef int32_t T;
+
+#define E_MEMORY 1
+#define E_TIME 2
+#define E_UNSTRATIFIED 3
+#define E_FLUENT 4
+#define E_MOVE 5
+#define E_GOAL 6
+#define E_NO_MOVE 7
+#define E_DOES 8
+
+static jmp_buf rt_jump;
+static int rt_error_detail;
+static void rt_fail(int code) { longjmp(rt_jump, code); }
+
+static int64_t rt_bytes, rt_max_bytes = (int64_t)1 << 31;
+static struct timespec rt_deadline;
+static int64_t rt_ticks;
+
+static void *rt_grow(void *p, int64_t old_bytes, int64_t new_bytes) {
+    rt_bytes += new_bytes - old_bytes;
+    if (rt_bytes > rt_max_bytes) rt_fail(E_MEMORY);
+    void *q = realloc(p, (size_t)new_bytes);
+    if (!q) rt_fail(E_MEMORY);
+    return q;
+}
+
+static void rt_tick(void) {
+    if ((++rt_ticks & 1023) == 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > rt_deadline.tv_sec ||
+            (now.tv_sec == rt_deadline.tv_sec && now.tv_nsec > rt_deadline.tv_nsec))
+            rt_fail(E_TIME);
+    }
+}
+
+static inline uint64_t rt_mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+/* ---- terms ---------------------------------------------------------------------------- */
+
+static int32_t *t_fun, *t_ar, *t_off, *t_args;
+static int32_t n_terms, cap_terms, n_args, cap_args;
+static int32_t *t_slots;
+static int64_t t_slot_cap;  /* a power of two */
+static int32_t n_base_terms;
+
+#define TF(t) (t_fun[t])
+#define TA(t) (t_ar[t])
+#define TG(t, i) (t_args[t_off[t] + (i)])
+
+static uint64_t term_hash(int32_t f, int32_t n, const T *a) {
+    uint64_t h = rt_mix((uint64_t)f, (uint64_t)n);
+    for (int32_t i = 0; i < n; i++) h = rt_mix(h, (uint64_t)(uint32_t)a[i]);
+    return h;
+}
+
+static int term_same(int32_t t, int32_t f, int32_t n, const T *a) {
+    if (t_fun[t] != f || t_ar[t] != n) return 0;
+    const T *b = t_args + t_off[t];
+    for (int32_t i = 0; i < n; i++) if (b[i] != a[i]) return 0;
+    return 1;
+}
+
+static void term_rehash(void) {
+    int64_t cap = t_slot_cap ? t_slot_cap * 2 : 1024;
+    while (cap < 2 * (int64_t)n_terms) cap *= 2;
+    t_slots = rt_grow(t_slots, t_slot_cap * 4, cap * 4);
+    t_slot_cap = cap;
+    for (int64_t i = 0; i < cap; i++) t_slots[i] = -1;
+    for (int32_t t = 0; t < n_terms; t++) {
+        if (t_ar[t] == 0) continue;
+        uint64_t s = term_hash(t_fun[t], t_ar[t], t_args + t_off[t]) & (uint64_t)(cap - 1);
+        while (t_slots[s] >= 0) s = (s + 1) & (uint64_t)(cap - 1);
+        t_slots[s] = t;
+    }
+}
+
+/* The id of the compound term f(a...), made if absent (insert) or -1 (lookup only). */
+static T term_find(int32_t f, int32_t n, const T *a, int insert) {
+    if (2 * (int64_t)n_terms >= t_slot_cap) term_rehash();
+    uint64_t s = term_hash(f, n, a) & (uint64_t)(t_slot_cap - 1);
+    for (;;) {
+        int32_t t = t_slots[s];
+        if (t < 0) break;
+        if (term_same(t, f, n, a)) return t;
+        s = (s + 1) & (uint64_t)(t_slot_cap - 1);
+    }
+    if (!insert) return -1;
+    if (n_terms == cap_terms) {
+        int32_t cap = cap_terms ? cap_terms * 2 : 1024;
+        t_fun = rt_grow(t_fun, cap_terms * 4, (int64_t)cap * 4);
+        t_ar = rt_grow(t_ar, cap_terms * 4, (int64_t)cap * 4);
+        t_off = rt_grow(t_off, cap_terms * 4, (int64_t)cap * 4);
+        cap_terms = cap;
+    }
+    if (n_args + n > cap_args) {
+        int32_t cap = cap_args ? cap_args * 2 : 4096;
+        while (cap < n_args + n) cap *= 2;
+        t_args = rt_grow(t_args, cap_args * 4, (int64_t)cap * 4);
+        cap_args = cap;
+    }
+    int32_t t = n_terms++;
+    t_fun[t] = f;
+    t_ar[t] = n;
+    t_off[t] = n_args;
+    memcpy(t_args + n_args, a, (size_t)n * 4);
+    n_args += n;
+    t_slots[s] = t;
+    return t;
+}
+
+static inline T mk(int32_t f, int32_t n, const T *a) { return term_find(f, n, a, 1); }
+
+/* ---- tables ----------------------------------------------------------------------------- */
+
+enum { S_NEW, S_EVALUATING, S_INCOMPLETE, S_STALE, S_COMPLETE };
+
+typedef struct {
+    int32_t kind, key;         /* key: offset of the bound arguments in the space's keys */
+    T *ans;                    /* answers, each K_NF[kind] ids */
+    int32_t n_ans, cap_ans;    /* answers, and room (in ids) */
+    int32_t status, dfs, link;
+} Table;
+
+typedef struct {
+    Table *tb;
+    int32_t n, cap;
+    T *keys;
+    int64_t n_keys, cap_keys;
+    int32_t *map;              /* table index per slot */
+    uint32_t *map_gen;
+    int64_t map_cap;
+    int32_t *aset_t, *aset_i;  /* answer index per slot, with its table */
+    uint32_t *aset_gen;
+    int64_t aset_cap, aset_n;
+    uint32_t gen;
+} Space;
+
+static Space spaces[3];
+#define TB(h) (spaces[(h) & 3].tb[(h) >> 2])
+#define ANS(h, i, j) (TB(h).ans[(int64_t)(i) * K_NF[TB(h).kind] + (j)])
+
+/* Per kind (a relation and a binding pattern), set by the game's code: how many arguments
+ * are bound (the key) and free (an answer), the space, and the function evaluating it. */
+typedef void (*EvalFn)(int32_t h);
+static const int32_t *K_NB, *K_NF;
+static const int8_t *K_SPACE;
+static const EvalFn *K_EVAL;
+
+static int32_t *call_stack, *scc_stack;
+static int32_t n_call, cap_call, n_scc, cap_scc, dfs_counter;
+static uint64_t incomplete_reads, answers_added;
+
+static uint64_t key_hash(int32_t kind, const T *key, int32_t nb) {
+    uint64_t h = rt_mix(0x51ed27ULL, (uint64_t)kind);
+    for (int32_t i = 0; i < nb; i++) h = rt_mix(h, (uint64_t)(uint32_t)key[i]);
+    return h;
+}
+
+static void space_reset(Space *s) {
+    s->n = 0;
+    s->n_keys = 0;
+    s->aset_n = 0;
+    if (++s->gen == 0) {  /* wrapped: clear the stamps */
+        if (s->map_gen) memset(s->map_gen, 0, (size_t)s->map_cap * 4);
+        if (s->aset_gen) memset(s->aset_gen, 0, (size_t)s->aset_cap * 4);
+        s->gen = 1;
+    }
+}
+
+static void map_rebuild(Space *s, int64_t cap) {
+    s->map = rt_grow(s->map, s->map_cap * 4, cap * 4);
+    s->map_gen = rt_grow(s->map_gen, s->map_cap * 4, cap * 4);
+    memset(s->map_gen, 0, (size_t)cap * 4);
+    s->map_cap = cap;
+    if (s->gen == 0) s->gen = 1;
+    for (int32_t i = 0; i < s->n; i++) {
+        Table *t = &s->tb[i];
+        uint64_t x = key_hash(t->kind, s->keys + t->key, K_NB[t->kind]) & (uint64_t)(cap - 1);
+        while (s->map_gen[x] == s->gen) x = (x + 1) & (uint64_t)(cap - 1);
+        s->map_gen[x] = s->gen;
+        s->map[x] = i;
+    }
+}
+
+/* The handle of the table of (kind, key), -1 where there is none and insert is 0. */
+static int32_t table_of(int32_t kind, const T *key, int insert) {
+    int sp = K_SPACE[kind];
+    Space *s = &spaces[sp];
+    int32_t nb = K_NB[kind];
+    if (2 * (int64_t)(s->n + 1) > s->map_cap) map_rebuild(s, s->map_cap ? s->map_cap * 2 : 1024);
+    uint64_t x = key_hash(kind, key, nb) & (uint64_t)(s->map_cap - 1);
+    while (s->map_gen[x] == s->gen) {
+        Table *t = &s->tb[s->map[x]];
+        if (t->kind == kind && memcmp(s->keys + t->key, key, (size_t)nb * 4) == 0)
+            return (s->map[x] << 2) | sp;
+        x = (x + 1) & (uint64_t)(s->map_cap - 1);
+    }
+    if (!insert) return -1;
+    rt_tick();
+    if (s->n == s->cap) {
+        int32_t cap = s->cap ? s->cap * 2 : 256;
+        s->tb = rt_grow(s->tb, (int64_t)s->cap * sizeof(Table), (int64_t)cap * sizeof(Table));
+        memset(s->tb + s->cap, 0, (size_t)(cap - s->cap) * sizeof(Table));
+        s->cap = cap;
+    }
+    if (s->n_keys + nb > s->cap_keys) {
+        int64_t cap = s->cap_keys ? s->cap_keys * 2 : 4096;
+        while (cap < s->n_keys + nb) cap *= 2;
+        s->keys = rt_grow(s->keys, s->cap_keys * 4, cap * 4);
+        s->cap_keys = cap;
+    }
+    int32_t i = s->n++;
+    Table *t = &s->tb[i];
+    t->kind = kind;
+    t->key = (int32_t)s->n_keys;
+    memcpy(s->keys + s->n_keys, key, (size_t)nb * 4);
+    s->n_keys += nb;
+    t->n_ans = 0;
+    t->status = S_NEW;
+    s->map_gen[x] = s->gen;
+    s->map[x] = i;
+    return (i << 2) | sp;
+}
+
+static void aset_rebuild(Space *s, int64_t cap) {
+    s->aset_t = rt_grow(s->aset_t, s->aset_cap * 4, cap * 4);
+    s->aset_i = rt_grow(s->aset_i, s->aset_cap * 4, cap * 4);
+    s->aset_gen = rt_grow(s->aset_gen, s->aset_cap * 4, cap * 4);
+    memset(s->aset_gen, 0, (size_t)cap * 4);
+    s->aset_cap = cap;
+    if (s->gen == 0) s->gen = 1;
+    for (int32_t i = 0; i < s->n; i++) {
+        Table *t = &s->tb[i];
+        int32_t nf = K_NF[t->kind];
+        if (nf == 0) continue;
+        for (int32_t a = 0; a < t->n_ans; a++) {
+            uint64_t x = key_hash(i, t->ans + (int64_t)a * nf, nf) & (uint64_t)(cap - 1);
+            while (s->aset_gen[x] == s->gen) x = (x + 1) & (uint64_t)(cap - 1);
+            s->aset_gen[x] = s->gen;
+            s->aset_t[x] = i;
+            s->aset_i[x] = a;
+        }
+    }
+}
+
+/* Adds an answer to table h unless it has it already. */
+static void add_answer(int32_t h, const T *vals) {
+    Space *s = &spaces[h & 3];
+    int32_t i = h >> 2;
+    Table *t = &s->tb[i];
+    int32_t nf = K_NF[t->kind];
+    if (nf == 0) {
+        if (t->n_ans == 0) { t->n_ans = 1; answers_added++; }
+        return;
+    }
+    if (2 * (s->aset_n + 1) > s->aset_cap) {
+        aset_rebuild(s, s->aset_cap ? s->aset_cap * 2 : 1024);
+        t = &s->tb[i];
+    }
+    uint64_t x = key_hash(i, vals, nf) & (uint64_t)(s->aset_cap - 1);
+    while (s->aset_gen[x] == s->gen) {
+        if (s->aset_t[x] == i &&
+            memcmp(t->ans + (int64_t)s->aset_i[x] * nf, vals, (size_t)nf * 4) == 0)
+            return;
+        x = (x + 1) & (uint64_t)(s->aset_cap - 1);
+    }
+    if ((int64_t)(t->n_ans + 1) * nf > t->cap_ans) {  /* the room is in ids: a slot's
+                                                         * buffer outlives its kind */
+        int64_t cap = t->cap_ans ? (int64_t)t->cap_ans * 2 : 8;
+        while (cap < (int64_t)(t->n_ans + 1) * nf) cap *= 2;
+        t->ans = rt_grow(t->ans, (int64_t)t->cap_ans * 4, cap * 4);
+        t->cap_ans = (int32_t)cap;
+    }
+    memcpy(t->ans + (int64_t)t->n_ans * nf, vals, (size_t)nf * 4);
+    s->aset_gen[x] = s->gen;
+    s->aset_t[x] = i;
+    s->aset_i[x] = t->n_ans;
+    s->aset_n++;
+    t->n_ans++;
+    answers_added++;
+}
+
+static void push(int32_t **stack, int32_t *n, int32_t *cap, int32_t v) {
+    if (*n == *cap) {
+        int32_t c = *cap ? *cap * 2 : 256;
+        *stack = rt_grow(*stack, (int64_t)*cap * 4, (int64_t)c * 4);
+        *cap = c;
+    }
+    (*stack)[(*n)++] = v;
+}
+
+static void evaluate(int32_t h) {
+    int32_t dfs = ++dfs_counter;
+    TB(h).dfs = dfs;
+    TB(h).link = dfs;
+    TB(h).status = S_EVALUATING;
+    push(&scc_stack, &n_scc, &cap_scc, h);
+    int32_t base = n_scc - 1;
+    push(&call_stack, &n_call, &cap_call, h);
+    for (;;) {
+        uint64_t reads = incomplete_reads, added = answers_added;
+        K_EVAL[TB(h).kind](h);
+        if (TB(h).link < dfs) { TB(h).status = S_INCOMPLETE; break; }
+        if (incomplete_reads != reads && answers_added != added) {
+            for (int32_t i = n_scc - 1; i > base; i--) TB(scc_stack[i]).status = S_STALE;
+            n_scc = base + 1;
+            continue;
+        }
+        for (int32_t i = n_scc - 1; i >= base; i--) TB(scc_stack[i]).status = S_COMPLETE;
+        n_scc = base;
+        break;
+    }
+    n_call--;
+    if (n_call > 0 && TB(h).status != S_COMPLETE) {
+        int32_t up = call_stack[n_call - 1];
+        if (TB(h).link < TB(up).link) TB(up).link = TB(h).link;
+    }
+}
+
+/* The table of the call (kind, key), evaluated unless it is on the stack already. */
+static int32_t call(int32_t kind, const T *key) {
+    int32_t h = table_of(kind, key, 1);
+    switch (TB(h).status) {
+    case S_COMPLETE:
+        return h;
+    case S_EVALUATING:
+    case S_INCOMPLETE:
+        incomplete_reads++;
+        if (n_call > 0) {
+            int32_t up = call_stack[n_call - 1];
+            if (TB(h).dfs < TB(up).link) TB(up).link = TB(h).dfs;
+        }
+        return h;
+    default:
+        evaluate(h);
+        return h;
+    }
+}
+
+/* A fully bound call's truth: complete tables only (the negation of a relation whose
+ * table is still being evaluated would need the rules to be stratified). */
+static int negated_call(int32_t kind, const T *key) {
+    int32_t h = call(kind, key);
+    if (TB(h).status != S_COMPLETE) rt_fail(E_UNSTRATIFIED);
+    return TB(h).n_ans == 0;
+}
+
+/* A fully bound call of a relation off every cycle: the first proof answers, and the
+ * answer is kept in the table as its status. */
+typedef int (*TestFn)(const T *key);
+static int test_memo(int32_t kind, const T *key, TestFn body) {
+    int32_t h = table_of(kind, key, 0);
+    if (h >= 0) return TB(h).n_ans;
+    int r = body(key);
+    h = table_of(kind, key, 1);
+    TB(h).n_ans = r;
+    TB(h).status = S_COMPLETE;
+    return r;
+}
+
+/* ---- the state and the joint move ---------------------------------------------------- */
+
+static const uint64_t *cur_state;
+static T cur_joint[64];
+static int joint_set;
+static int32_t *fluent_of;  /* per base term: its fluent id, or -1 */
+static int32_t *role_of;    /* per base term: its role number, or -1 */
+
+#define BIT(f) ((cur_state[(f) >> 6] >> ((f) & 63)) & 1)
+static inline int32_t FLUENT(T t) { return t < n_base_terms ? fluent_of[t] : -1; }
+static inline int32_t rt_role(T t) { return t < n_base_terms ? role_of[t] : -1; }
+static inline int rt_true(T t) {
+    int32_t f = FLUENT(t);
+    return f >= 0 && BIT(f);
+}
+static inline int rt_does(T role, T move) {
+    if (!joint_set) rt_fail(E_DOES);
+    int32_t r = rt_role(role);
+    return r >= 0 && cur_joint[r] == move;
+}
+
+/* The fluents of one functor with some top-level arguments given: a hash from the key to a
+ * run of fluent ids. */
+typedef struct {
+    int32_t fun, ar, nb;
+    const int32_t *pos;
+    int32_t *slot_start, *slot_count;
+    T *slot_key;
+    int64_t cap;
+    int32_t *ids;
+} FluentIndex;
+
+static const int32_t empty_run[1] = {0};
+
+static int32_t index_run(FluentIndex *ix, const T *key, const int32_t **run) {
+    uint64_t x = key_hash(0, key, ix->nb) & (uint64_t)(ix->cap - 1);
+    while (ix->slot_count[x] > 0) {
+        if (memcmp(ix->slot_key + x * ix->nb, key, (size_t)ix->nb * 4) == 0) {
+            *run = ix->ids + ix->slot_start[x];
+            return ix->slot_count[x];
+        }
+        x = (x + 1) & (uint64_t)(ix->cap - 1);
+    }
+    *run = empty_run;
+    return 0;
+}
+
+static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents) {
+    int64_t cap = 16;
+    while (cap < 2 * (int64_t)n_fluents + 2) cap *= 2;
+    ix->cap = cap;
+    ix->slot_start = calloc((size_t)cap, 4);
+    ix->slot_count = calloc((size_t)cap, 4);
+    ix->slot_key = calloc((size_t)(cap * (ix->nb ? ix->nb : 1)), 4);
+    ix->ids = calloc((size_t)n_fluents + 1, 4);
+    int32_t *slot_of = calloc((size_t)n_fluents + 1, 4);
+    T key[64];
+    for (int pass = 0; pass < 2; pass++) {
+        int32_t at = 0;
+        if (pass == 1) {
+            for (int64_t x = 0; x < cap; x++) {
+                if (ix->slot_count[x] > 0) {
+                    ix->slot_start[x] = at;
+                    at += ix->slot_count[x];
+                    ix->slot_count[x] = 0;
+                }
+            }
+        }
+        for (int32_t f = 0; f < n_fluents; f++) {
+            T t = fluent_terms[f];
+            if (TF(t) != ix->fun || TA(t) != ix->ar) continue;
+            if (pass == 1) {
+                int64_t x = slot_of[f];
+                ix->ids[ix->slot_start[x] + ix->slot_count[x]++] = f;
+                continue;
+            }
+            for (int32_t i = 0; i < ix->nb; i++) key[i] = TG(t, ix->pos[i]);
+            uint64_t x = key_hash(0, key, ix->nb) & (uint64_t)(cap - 1);
+            while (ix->slot_count[x] > 0 &&
+                   memcmp(ix->slot_key + x * ix->nb, key, (size_t)ix->nb * 4) != 0)
+                x = (x + 1) & (uint64_t)(cap - 1);
+            if (ix->slot_count[x] == 0) memcpy(ix->slot_key + x * ix->nb, key, (size_t)ix->nb * 4);
+            ix->slot_count[x]++;
+            slot_of[f] = (int32_t)x;
+        }
+    }
+    free(slot_of);
+}
+
+/* ---- a small seeded generator for playouts ------------------------------------------- */
+
+static uint64_t rng_state;
+static inline uint64_t rng_next(void) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
