@@ -35,6 +35,9 @@ static void setup(void) {
     K_NF = KIND_NF;
     K_SPACE = KIND_SPACE;
     K_EVAL = KIND_EVAL;
+    n_names_rt = N_NAMES;
+    n_kinds_rt = N_KINDS;
+    dense = setup_alloc((int64_t)N_KINDS * sizeof(Dense));
     for (int32_t i = 0; i < N_NAMES; i++) {
         if (n_terms == cap_terms) {
             int32_t cap = cap_terms ? cap_terms * 2 : 1024;

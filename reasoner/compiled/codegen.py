@@ -56,6 +56,7 @@ class GameSource:
     by id (goal values come back as ids), the number of kinds and fluent indexes."""
 
     text: str
+    generated: str  # the part of ``text`` made from the game (the rest is the run-time's)
     names: tuple[str, ...]
     kinds: int
     rules: int
@@ -244,6 +245,7 @@ class _Compiler:
         arity = signature[1]
         w = _Writer(self, {})
         w.open(f"for (int32_t fi = 0; fi < {len(facts)}; fi++)")
+        w.stmt("rt_tick();")
         for j, i in enumerate(i for i, is_bound in enumerate(kind.bound) if is_bound):
             w.open(f"if (FACTS{table}[fi * {arity} + {i}] == b{j})")
         free = [f"FACTS{table}[fi * {arity} + {i}]" for i, b in enumerate(kind.bound) if not b]
@@ -360,13 +362,13 @@ class _Compiler:
         numbers = [int(n) if n.isdigit() and len(n) <= 3 and int(n) <= 100 else -1
                    for n in names]
         parts = [
-            _resource("runtime.h"),
             f"#define N_NAMES {len(names)}",
             f"#define N_COMPOUNDS {len(self.compound_rows)}",
             f"#define N_FLUENTS {len(self.fluent_ids)}",
             f"#define N_MOVES {len(self.move_ids)}",
             f"#define N_ROLES {len(self.role_ids)}",
             f"#define N_INDEXES {len(self.indexes)}",
+            f"#define N_KINDS {len(ordered)}",
             f"#define K_LEGAL {legal.index}",
             f"#define K_GOAL {goal.index}",
             f"#define K_TERMINAL {terminal.index}",
@@ -388,7 +390,7 @@ class _Compiler:
         positions = sorted(self.indexes.items(), key=lambda item: item[1])
         for (_, _, where), number in positions:
             parts.append(_array("int32_t", f"IXPOS{number}", list(where)))
-        entries = ", ".join(f"{{{fun}, {arity}, {len(where)}, IXPOS{number}, 0, 0, 0, 0, 0}}"
+        entries = ", ".join(f"{{{fun}, {arity}, {len(where)}, IXPOS{number}}}"
                             for (fun, arity, where), number in positions)
         parts.append(f"static FluentIndex fluent_indexes[{max(1, len(positions))}] = "
                      f"{{{entries}}};")
@@ -401,8 +403,9 @@ class _Compiler:
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
         parts.append(f"static const EvalFn KIND_EVAL[{len(ordered)}] = {{{evals}}};")
         parts.extend(self.functions)
-        parts.append(_resource("api.h"))
-        return GameSource("\n".join(parts) + "\n", names, len(ordered), self.compiled_rules)
+        generated = "\n".join(parts) + "\n"
+        text = f"{_resource('runtime.h')}\n{generated}\n{_resource('api.h')}"
+        return GameSource(text, generated, names, len(ordered), self.compiled_rules)
 
 
 def _array(ctype: str, name: str, values: Sequence[int]) -> str:
@@ -495,7 +498,12 @@ class _Writer:
     def _holds(self, atom: Atom) -> str:
         """A C expression: the fully bound ``atom`` holds."""
         if atom.signature == ("true", 1):
-            return f"rt_true({self.construct(atom.args[0])})"
+            pattern = atom.args[0]
+            if isinstance(pattern, Function):
+                number, positions = self.compiler.index(pattern, self.bound)
+                keys = ", ".join(self.construct(pattern.args[p]) for p in positions)
+                return f"index_true(&fluent_indexes[{number}], (const T[]){{{keys}}})"
+            return f"rt_true({self.construct(pattern)})"
         if atom.signature == ("does", 2):
             return f"rt_does({self.construct(atom.args[0])}, {self.construct(atom.args[1])})"
         kind = self.compiler.kind(atom.signature, (True,) * atom.arity)
@@ -518,6 +526,7 @@ class _Writer:
         h, i = self.fresh("h"), self.fresh("i")
         self.stmt(f"int32_t {h} = call({kind.index}, {key});")
         self.open(f"for (int32_t {i} = 0; {i} < TB({h}).n_ans; {i}++)")
+        self.stmt("rt_tick();")
         free = [arg for arg, b in zip(atom.args, bound, strict=True) if not b]
         names = []
         for j in range(len(free)):
@@ -528,7 +537,7 @@ class _Writer:
             self.match(arg, x)
 
     def _true(self, pattern: Term) -> None:
-        if _ground(pattern, self.bound):
+        if _ground(pattern, self.bound) and not isinstance(pattern, Function):
             self.open(f"if (rt_true({self.construct(pattern)}))")
             return
         f, t = self.fresh("f"), self.fresh("t")
@@ -547,6 +556,7 @@ class _Writer:
         self.stmt(f"const int32_t *{run}; int32_t {count} = "
                   f"index_run(&fluent_indexes[{number}], {key}, &{run});")
         self.open(f"for (int32_t {j} = 0; {j} < {count}; {j}++)")
+        self.stmt("rt_tick();")
         self.stmt(f"int32_t {f} = {run}[{j}];")
         self.open(f"if (BIT({f}))")
         self.stmt(f"T {t} = FLUENT_TERMS[{f}];")

@@ -50,8 +50,8 @@ static void *rt_grow(void *p, int64_t old_bytes, int64_t new_bytes) {
     return q;
 }
 
-static void rt_tick(void) {
-    if ((++rt_ticks & 1023) == 0) {
+static inline void rt_tick(void) {
+    if ((++rt_ticks & 4095) == 0) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_sec > rt_deadline.tv_sec ||
@@ -186,6 +186,8 @@ static uint64_t key_hash(int32_t kind, const T *key, int32_t nb) {
     return h;
 }
 
+static void dense_clear(int sp);
+
 static void space_reset(Space *s) {
     s->n = 0;
     s->n_keys = 0;
@@ -193,6 +195,7 @@ static void space_reset(Space *s) {
     if (++s->gen == 0) {  /* wrapped: clear the stamps */
         if (s->map_gen) memset(s->map_gen, 0, (size_t)s->map_cap * 4);
         if (s->aset_gen) memset(s->aset_gen, 0, (size_t)s->aset_cap * 4);
+        dense_clear((int)(s - spaces));
         s->gen = 1;
     }
 }
@@ -213,7 +216,107 @@ static void map_rebuild(Space *s, int64_t cap) {
 }
 
 /* The handle of the table of (kind, key), -1 where there is none and insert is 0. */
+#ifdef RT_STATS
+static int64_t rt_kind_lookups[1 << 14], rt_kind_made[1 << 14];
+int64_t cg_stat(int32_t kind, int made) { return made ? rt_kind_made[kind] : rt_kind_lookups[kind]; }
+#endif
+/* A direct cache in front of the hash of tables, per kind: where every bound argument is
+ * a name (a constant), each argument position ranks the names it meets (at most R of
+ * them), and the ranks index a cell holding the table's handle, stamped with the space's
+ * generation. Board games call their helpers with coordinates and pieces: a few array
+ * reads instead of a hash and a comparison. */
+#define DENSE_CELLS (1 << 20)
+typedef struct { uint32_t stamp; int32_t handle; } Cell;
+typedef struct {
+    int32_t on;           /* 0: not set up, 1: on, -1: no cache (too many names) */
+    int16_t *rank;        /* per position and name: rank + 1, 0 where unseen */
+    int32_t *count;       /* per position: ranks given */
+    int32_t *radix;       /* per position: ranks the cells have room for */
+    Cell *cell;
+    int64_t cells;
+} Dense;
+static Dense *dense;
+static int32_t n_names_rt, n_kinds_rt;
+
+/* (Re)makes the cells for the radixes; they only cache the hash, so they start empty. */
+static int dense_cells(Dense *d, int32_t nb) {
+    int64_t cells = 1;
+    for (int32_t i = 0; i < nb; i++) cells *= d->radix[i];
+    if (cells > DENSE_CELLS) return 0;
+    d->cell = rt_grow(d->cell, d->cells * (int64_t)sizeof(Cell), cells * (int64_t)sizeof(Cell));
+    memset(d->cell, 0, (size_t)cells * sizeof(Cell));
+    d->cells = cells;
+    return 1;
+}
+
+static void dense_init(int32_t kind) {
+    Dense *d = &dense[kind];
+    int32_t nb = K_NB[kind];
+    if (n_names_rt > 32000) { d->on = -1; return; }
+    d->rank = rt_grow(NULL, 0, (int64_t)nb * n_names_rt * 2 + 2);
+    memset(d->rank, 0, (size_t)nb * (size_t)n_names_rt * 2);
+    d->count = rt_grow(NULL, 0, (int64_t)nb * 4 + 4);
+    d->radix = rt_grow(NULL, 0, (int64_t)nb * 4 + 4);
+    for (int32_t i = 0; i < nb; i++) { d->count[i] = 0; d->radix[i] = 4; }
+    d->on = dense_cells(d, nb) ? 1 : -1;
+}
+
+static inline int64_t dense_slot(int32_t kind, const T *key) {
+    Dense *d = &dense[kind];
+    if (d->on <= 0) {
+        if (d->on < 0) return -1;
+        dense_init(kind);
+        if (d->on < 0) return -1;
+    }
+    int32_t nb = K_NB[kind];
+    int64_t at = 0;
+    for (int32_t i = 0; i < nb; i++) {
+        T t = key[i];
+        if (t >= n_names_rt) return -1;
+        int16_t *rank = d->rank + (int64_t)i * n_names_rt + t;
+        if (*rank == 0) {
+            if (d->count[i] == d->radix[i]) {  /* room for twice as many, or no cache */
+                d->radix[i] *= 2;
+                if (!dense_cells(d, nb)) { d->on = -1; return -1; }
+            }
+            *rank = (int16_t)++d->count[i];
+        }
+        at = at * d->radix[i] + (*rank - 1);
+    }
+    return at;
+}
+
+static void dense_clear(int sp) {  /* a space's stamps wrapped: forget its cells */
+    if (!dense) return;
+    for (int32_t k = 0; k < n_kinds_rt; k++) {
+        Dense *d = &dense[k];
+        if (K_SPACE[k] == sp && d->on > 0) memset(d->cell, 0, (size_t)d->cells * sizeof(Cell));
+    }
+}
+
+static int32_t table_hashed(int32_t kind, const T *key, int insert);
+
 static int32_t table_of(int32_t kind, const T *key, int insert) {
+#ifdef RT_STATS
+    rt_kind_lookups[kind]++;
+#endif
+    int64_t slot = dense_slot(kind, key);
+    if (slot >= 0) {
+        uint32_t gen = spaces[K_SPACE[kind]].gen;
+        Cell *c = &dense[kind].cell[slot];
+        if (c->stamp == gen) return c->handle;
+        int32_t h = table_hashed(kind, key, insert);
+        if (h >= 0) {
+            c = &dense[kind].cell[slot];
+            c->stamp = gen;
+            c->handle = h;
+        }
+        return h;
+    }
+    return table_hashed(kind, key, insert);
+}
+
+static int32_t table_hashed(int32_t kind, const T *key, int insert) {
     int sp = K_SPACE[kind];
     Space *s = &spaces[sp];
     int32_t nb = K_NB[kind];
@@ -221,12 +324,19 @@ static int32_t table_of(int32_t kind, const T *key, int insert) {
     uint64_t x = key_hash(kind, key, nb) & (uint64_t)(s->map_cap - 1);
     while (s->map_gen[x] == s->gen) {
         Table *t = &s->tb[s->map[x]];
-        if (t->kind == kind && memcmp(s->keys + t->key, key, (size_t)nb * 4) == 0)
-            return (s->map[x] << 2) | sp;
+        if (t->kind == kind) {
+            const T *k2 = s->keys + t->key;
+            int32_t i = 0;
+            while (i < nb && k2[i] == key[i]) i++;
+            if (i == nb) return (s->map[x] << 2) | sp;
+        }
         x = (x + 1) & (uint64_t)(s->map_cap - 1);
     }
     if (!insert) return -1;
     rt_tick();
+#ifdef RT_STATS
+    rt_kind_made[kind]++;
+#endif
     if (s->n == s->cap) {
         int32_t cap = s->cap ? s->cap * 2 : 256;
         s->tb = rt_grow(s->tb, (int64_t)s->cap * sizeof(Table), (int64_t)cap * sizeof(Table));
@@ -418,11 +528,26 @@ typedef struct {
     T *slot_key;
     int64_t cap;
     int32_t *ids;
+    /* Where every key is names (as board coordinates are): ranks per position and a run
+     * per combination of ranks. */
+    int16_t *rank;
+    int32_t *radix, *dense_start, *dense_count;
 } FluentIndex;
 
 static const int32_t empty_run[1] = {0};
 
-static int32_t index_run(FluentIndex *ix, const T *key, const int32_t **run) {
+static inline int32_t index_run(FluentIndex *ix, const T *key, const int32_t **run) {
+    if (ix->dense_start) {
+        int64_t at = 0;
+        for (int32_t i = 0; i < ix->nb; i++) {
+            T t = key[i];
+            int16_t r = t < n_names_rt ? ix->rank[(int64_t)i * n_names_rt + t] : 0;
+            if (r == 0) { *run = empty_run; return 0; }
+            at = at * ix->radix[i] + (r - 1);
+        }
+        *run = ix->ids + ix->dense_start[at];
+        return ix->dense_count[at];
+    }
     uint64_t x = key_hash(0, key, ix->nb) & (uint64_t)(ix->cap - 1);
     while (ix->slot_count[x] > 0) {
         if (memcmp(ix->slot_key + x * ix->nb, key, (size_t)ix->nb * 4) == 0) {
@@ -432,6 +557,14 @@ static int32_t index_run(FluentIndex *ix, const T *key, const int32_t **run) {
         x = (x + 1) & (uint64_t)(ix->cap - 1);
     }
     *run = empty_run;
+    return 0;
+}
+
+/* Whether a fluent of the index's run for key holds in the state. */
+static inline int index_true(FluentIndex *ix, const T *key) {
+    const int32_t *run;
+    int32_t n = index_run(ix, key, &run);
+    for (int32_t j = 0; j < n; j++) if (BIT(run[j])) return 1;
     return 0;
 }
 
@@ -475,6 +608,38 @@ static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluent
         }
     }
     free(slot_of);
+    /* the dense form, where it fits */
+    if (ix->nb == 0 || n_names_rt > 32000) return;
+    int16_t *rank = calloc((size_t)ix->nb * (size_t)n_names_rt, 2);
+    int32_t *radix = calloc((size_t)ix->nb, 4);
+    int64_t cells = 1;
+    int fits = 1;
+    for (int32_t i = 0; i < ix->nb && fits; i++) {
+        for (int32_t f = 0; f < n_fluents; f++) {
+            T t = fluent_terms[f];
+            if (TF(t) != ix->fun || TA(t) != ix->ar) continue;
+            T v = TG(t, ix->pos[i]);
+            if (v >= n_names_rt) { fits = 0; break; }
+            int16_t *r = rank + (int64_t)i * n_names_rt + v;
+            if (*r == 0) *r = (int16_t)++radix[i];
+        }
+        cells *= radix[i] ? radix[i] : 1;
+        if (cells > DENSE_CELLS) fits = 0;
+    }
+    if (!fits) { free(rank); free(radix); return; }
+    int32_t *start = calloc((size_t)cells, 4), *count = calloc((size_t)cells, 4);
+    for (int64_t x = 0; x < ix->cap; x++) {
+        if (ix->slot_count[x] == 0) continue;
+        int64_t at = 0;
+        for (int32_t i = 0; i < ix->nb; i++)
+            at = at * radix[i] + (rank[(int64_t)i * n_names_rt + ix->slot_key[x * ix->nb + i]] - 1);
+        start[at] = ix->slot_start[x];
+        count[at] = ix->slot_count[x];
+    }
+    ix->rank = rank;
+    ix->radix = radix;
+    ix->dense_start = start;
+    ix->dense_count = count;
 }
 
 /* ---- a small seeded generator for playouts ------------------------------------------- */

@@ -159,10 +159,12 @@ class Game:
                 ResourceLimitError when it exceeds its bounds or the kernel's),
                 "propnet" (the same network as generated Python), "position" (each
                 position ground as it is asked, for games too large to ground once),
-                "topdown" (each position answered by SWI-Prolog's resolution) or "auto"
-                (the network when it builds within its bounds, on the kernel where it is
-                built, else clingo when the program grounds within them, else topdown,
-                else position; :attr:`LoadStatistics.backend_note` says why).
+                "compiled" (the rules compiled to C, each position evaluated as it is
+                asked), "topdown" (each position answered by SWI-Prolog's resolution) or
+                "auto" (the network when it builds within its bounds, on the kernel where
+                it is built, else clingo when the program grounds within them, else
+                compiled or topdown, whichever walks a few steps sooner, else position;
+                :attr:`LoadStatistics.backend_note` says why).
 
         Raises:
             GdlSyntaxError: malformed text, with line and column.
@@ -598,7 +600,8 @@ def _load(description: GameDescription, strict: bool, backend: Backend,
     built = _probed_machine(probed, backend) if probed else None
     if built is None:
         if (probed and backend == Backend.AUTO
-                and probed.statistics.backend in (Backend.TOPDOWN, Backend.POSITION)):
+                and probed.statistics.backend in (Backend.COMPILED, Backend.TOPDOWN,
+                                                  Backend.POSITION)):
             backend = probed.statistics.backend  # the network is not tried twice
         try:
             built = build_machine(
