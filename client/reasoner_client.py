@@ -213,9 +213,10 @@ class ReasonerClient:
 
         ``backend`` is "clingo", "native" (the network on the compiled kernel), "propnet"
         (the network as Python), "position" (each position ground as it is asked, for games
-        too large to ground once), "topdown" (each position answered by SWI-Prolog) or
-        "auto" (the network when it builds within its bounds, on the kernel where it is
-        built, else clingo, else topdown, else position); :attr:`RemoteGame.backend` says
+        too large to ground once), "compiled" (the rules compiled to C, position by
+        position), "topdown" (each position answered by SWI-Prolog) or "auto" (the network
+        when it builds within its bounds, on the kernel where it is built, else clingo,
+        else compiled or topdown, else position); :attr:`RemoteGame.backend` says
         which one answers.
         ``strict`` refuses what the default reading accepts with a warning (a name with two
         arities, a connective inside a term, a flat base fact).
@@ -257,8 +258,8 @@ class RemoteGame:
         self.move_texts: tuple[str, ...] = tuple(m.text for m in info.moves)
         self.move_role: tuple[int, ...] = tuple(m.role for m in info.moves)
         self.warnings: tuple[str, ...] = tuple(info.warnings)
-        # The backend that answers ("native", "clingo", "propnet", "topdown" or "position")
-        # and why auto chose another than the network on the kernel.
+        # The backend that answers ("native", "clingo", "propnet", "compiled", "topdown" or
+        # "position") and why auto chose another than the network on the kernel.
         self.backend: str = info.statistics.backend
         self.backend_note: str = info.statistics.backend_note
         self.backend_reason = BackendReason(tuple(

@@ -51,6 +51,7 @@ LAYERS: tuple[Layer, ...] = (
         "asp": ("reasoner.asp",),
         "propnet": ("reasoner.propnet",),
         "topdown": ("reasoner.topdown",),
+        "compiled": ("reasoner.compiled",),
     }),
     Layer("engine", "Game over its backends, and the load's limits", {
         "engine": ("reasoner.engine",),

@@ -91,8 +91,8 @@ class _Compiler:
             for flat in flat_rules(rule):
                 self.rules[flat.head.signature].append(flat)
         self.names: dict[str, int] = {}
-        for rule in self.rules.values():
-            for r in rule:
+        for group in self.rules.values():
+            for r in group:
                 self._collect(r.head.args)
                 for literal in r.body:
                     inner = literal.literal if isinstance(literal, Not) else literal

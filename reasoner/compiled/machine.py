@@ -206,8 +206,9 @@ class CompiledMachine:
     # -- internals -----------------------------------------------------------------------
 
     def _words_of(self, bits: int) -> ctypes.Array[ctypes.c_uint64]:
-        return (ctypes.c_uint64 * self._words).from_buffer_copy(
+        words: ctypes.Array[ctypes.c_uint64] = (ctypes.c_uint64 * self._words).from_buffer_copy(
             bits.to_bytes(self._words * 8, "little"))
+        return words
 
     @staticmethod
     def _bits(words: ctypes.Array[ctypes.c_uint64]) -> int:

@@ -186,7 +186,7 @@ def playout_rate(game: Game, seconds: float, seed: int) -> tuple[int, float]:
 def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
                seed: int = 0, backend: str = "clingo") -> BenchResult:
     """Median load time and playout rate, one state at a time, of ``backend`` ("clingo",
-    "propnet", "position" or "topdown") over ``runs`` runs.
+    "propnet", "position", "compiled" or "topdown") over ``runs`` runs.
 
     Args:
         name: The game's file name (its stem names the game in the results).
@@ -205,6 +205,29 @@ def bench_game(name: str, text: str, runs: int = 3, seconds: float = 2.0,
         rates.append(rate)
     assert game is not None
     return _medians(name, backend, game, rates, counts, loads)
+
+
+def bench_compiled_batch(name: str, text: str, runs: int = 3, seconds: float = 2.0,
+                         seed: int = 0) -> BenchResult:
+    """Median rate of the compiled rules' own playouts (backend ``compiled-batch``): the
+    machine's ``simulate``, which plays whole playouts in C, 16 playouts a call, repeated
+    for about ``seconds``, the goal values read as Simulate reads them."""
+    start = time.perf_counter()
+    game = Game.from_gdl(text, backend="compiled")
+    load_ms = (time.perf_counter() - start) * 1e3
+    rates: list[float] = []
+    counts: list[int] = []
+    for run in range(runs):
+        updates = 0
+        calls = 0
+        began = time.perf_counter()
+        while time.perf_counter() - began < seconds:
+            updates += game.machine.simulate(game.initial_state.bits, 16,
+                                             seed + 7919 * run + calls, _NO_CAP).updates
+            calls += 1
+        rates.append(updates / (time.perf_counter() - began))
+        counts.append(updates)
+    return _medians(name, "compiled-batch", game, rates, counts, [load_ms])
 
 
 def bench_batch(name: str, text: str, lanes: int, runs: int = 3, seconds: float = 2.0,

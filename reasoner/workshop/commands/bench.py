@@ -31,9 +31,12 @@ __all__ = ["BENCH_BACKENDS", "register"]
 
 BENCH_BACKENDS = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "native",
                   "native-one-state", "native-batch", "native-batch-2p", "gpu-batch",
-                  "position", "topdown", "grpc-simulate", "reference")
+                  "position", "compiled", "compiled-batch", "topdown", "grpc-simulate",
+                  "reference")
 # The backends that answer position by position.
-_BY_POSITION = ("position", "topdown")
+_BY_POSITION = ("position", "compiled", "topdown")
+# Of those, the ones too slow for the service's rounds of 1,000 playouts.
+_SLOW = ("position", "topdown")
 # The backends that ground the game's program once, over its superset.
 _GROUND_ONCE = ("clingo", "propnet", "propnet-batch-64", "propnet-batch-1024", "native",
                 "native-one-state", "native-batch", "native-batch-2p", "gpu-batch")
@@ -89,6 +92,7 @@ def _measure(path: str, text: str, wanted: list[str],
         NATIVE_MODES,
         Skipped,
         bench_batch,
+        bench_compiled_batch,
         bench_game,
         bench_native,
         bench_reference,
@@ -130,6 +134,8 @@ def _measure(path: str, text: str, wanted: list[str],
             results += bench_native(path, text, backend, **common)
         elif backend in ("clingo", "propnet", "native", *_BY_POSITION):
             results.append(bench_game(path, text, backend=backend, **common))
+        elif backend == "compiled-batch":
+            results.append(bench_compiled_batch(path, text, **common))
         elif backend.startswith("propnet-batch-"):
             lanes = int(backend.rsplit("-", 1)[1])
             results.append(bench_batch(path, text, lanes, **common))
@@ -138,7 +144,7 @@ def _measure(path: str, text: str, wanted: list[str],
     if any(b.startswith("propnet") for b in wanted) and not network_refused:
         results.append(network_figures(path, text, runs=args.runs))
     services: list[Any] = []
-    if grpc and answered in _BY_POSITION:
+    if grpc and answered in _SLOW:
         services.append(Skipped(game, "grpc-simulate", "the game answers position by "
                                 "position: the service's 1,000-playout rounds would take "
                                 "hours (see the position column)"))
