@@ -29,6 +29,157 @@ static void *setup_alloc(int64_t bytes) {
     return p;
 }
 
+static void arm(double seconds) {
+    clock_gettime(CLOCK_MONOTONIC, &rt_deadline);
+    int64_t ns = (int64_t)(seconds * 1e9);
+    rt_deadline.tv_sec += ns / 1000000000;
+    rt_deadline.tv_nsec += ns % 1000000000;
+    if (rt_deadline.tv_nsec >= 1000000000) { rt_deadline.tv_sec++; rt_deadline.tv_nsec -= 1000000000; }
+}
+
+/* ---- static indexes --------------------------------------------------------------------
+ * A static relation whose answers are at most STATIC_ANSWERS names, found within
+ * STATIC_SECONDS, is indexed: each argument position ranks its names, a fully bound test
+ * reads one bit of the product of the ranks, a partly bound call one run of answers per
+ * combination of its bound ranks. */
+#define STATIC_ANSWERS (1 << 20)
+#define STATIC_SECONDS 2.0
+#define STATIC_BITS ((int64_t)1 << 27)
+#define STATIC_CELLS ((int64_t)1 << 22)
+
+typedef struct { int8_t state; int16_t *rank; int32_t *radix; } StaticRel;
+typedef struct { int8_t state; uint64_t *bits; int64_t *start; T *tuples; } StaticKind;
+static StaticRel static_rels[N_STATIC > 0 ? N_STATIC : 1];
+static StaticKind *static_kinds;
+static int statics_built;
+
+static int static_test(int32_t kind, const T *key, TestFn body) {
+    StaticKind *sk = &static_kinds[kind];
+    if (sk->state != 1) return test_memo(kind, key, body);
+    StaticRel *r = &static_rels[KIND_STATIC[kind]];
+    int32_t arity = STATIC_ARITY[KIND_STATIC[kind]];
+    int64_t at = 0;
+    for (int32_t i = 0; i < arity; i++) {
+        T t = key[i];
+        if (t >= N_NAMES) return 0;
+        int16_t rk = r->rank[(int64_t)i * N_NAMES + t];
+        if (!rk) return 0;
+        at = at * r->radix[i] + rk - 1;
+    }
+    return (int)((sk->bits[at >> 6] >> (at & 63)) & 1);
+}
+
+static int32_t static_answers(int32_t kind, const T *key, const T **out) {
+    StaticKind *sk = &static_kinds[kind];
+    if (sk->state != 1) {
+        int32_t h = call(kind, key);
+        *out = TB(h).ans;
+        return TB(h).n_ans;
+    }
+    int32_t s = KIND_STATIC[kind];
+    StaticRel *r = &static_rels[s];
+    int64_t mask = KIND_MASK[kind], at = 0;
+    int32_t j = 0;
+    for (int32_t i = 0; i < STATIC_ARITY[s]; i++) {
+        if (!((mask >> i) & 1)) continue;
+        T t = key[j++];
+        int16_t rk = t < N_NAMES ? r->rank[(int64_t)i * N_NAMES + t] : 0;
+        if (!rk) { *out = NULL; return 0; }
+        at = at * r->radix[i] + rk - 1;
+    }
+    *out = sk->tuples + sk->start[at] * K_NF[kind];
+    return (int32_t)(sk->start[at + 1] - sk->start[at]);
+}
+
+static void static_index_kind(int32_t k, int32_t s, const T *ans, int32_t n) {
+    StaticRel *r = &static_rels[s];
+    StaticKind *sk = &static_kinds[k];
+    int32_t arity = STATIC_ARITY[s], nf = K_NF[k];
+    int64_t mask = KIND_MASK[k], cells = 1;
+    for (int32_t i = 0; i < arity; i++)
+        if ((mask >> i) & 1) cells *= r->radix[i] ? r->radix[i] : 1;
+    int test = K_EVAL[k] == 0;  /* a test: one bit per combination */
+    if (cells > (test ? STATIC_BITS : STATIC_CELLS)) { sk->state = -1; return; }
+    if (test) {
+        sk->bits = setup_alloc((cells + 63) / 64 * 8);
+    } else {
+        sk->start = setup_alloc((cells + 1) * 8);
+        sk->tuples = setup_alloc((int64_t)n * nf * 4 + 4);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !test) {
+            for (int64_t c = cells; c > 0; c--) sk->start[c] = sk->start[c - 1];
+            sk->start[0] = 0;
+            for (int64_t c = 1; c <= cells; c++) sk->start[c] += sk->start[c - 1];
+        }
+        for (int32_t a = 0; a < n; a++) {
+            const T *tuple = ans + (int64_t)a * arity;
+            int64_t at = 0;
+            for (int32_t i = 0; i < arity; i++)
+                if ((mask >> i) & 1)
+                    at = at * r->radix[i] + r->rank[(int64_t)i * N_NAMES + tuple[i]] - 1;
+            if (test) { sk->bits[at >> 6] |= (uint64_t)1 << (at & 63); continue; }
+            if (pass == 0) { sk->start[at]++; continue; }
+            T *dst = sk->tuples + (sk->start[at] + 0) * nf;
+            int32_t f = 0;
+            for (int32_t i = 0; i < arity; i++) if (!((mask >> i) & 1)) dst[f++] = tuple[i];
+            sk->start[at]++;
+        }
+        if (test) break;
+    }
+    if (!test) {  /* the second pass moved each start to the next run's: shift back */
+        for (int64_t c = cells; c > 0; c--) sk->start[c] = sk->start[c - 1];
+        sk->start[0] = 0;
+    }
+    sk->state = 1;
+}
+
+static void static_build(int32_t s) {
+    StaticRel *r = &static_rels[s];
+    jmp_buf outer;
+    memcpy(outer, rt_jump, sizeof(jmp_buf));
+    struct timespec outer_deadline = rt_deadline;
+    arm(STATIC_SECONDS);
+    if (rt_deadline.tv_sec > outer_deadline.tv_sec ||
+        (rt_deadline.tv_sec == outer_deadline.tv_sec && rt_deadline.tv_nsec > outer_deadline.tv_nsec))
+        rt_deadline = outer_deadline;
+    if (setjmp(rt_jump)) {  /* too large or too slow: the tables answer this one */
+        memcpy(rt_jump, outer, sizeof(jmp_buf));
+        rt_deadline = outer_deadline;
+        rt_answer_cap = INT64_MAX;
+        space_reset(&spaces[0]);
+        n_call = n_scc = 0;
+        r->state = -1;
+        return;
+    }
+    rt_answer_cap = (int64_t)answers_added + STATIC_ANSWERS;
+    int32_t h = call(STATIC_FULL[s], NULL);
+    rt_answer_cap = INT64_MAX;
+    memcpy(rt_jump, outer, sizeof(jmp_buf));
+    rt_deadline = outer_deadline;
+    int32_t arity = STATIC_ARITY[s], n = TB(h).n_ans;
+    const T *ans = TB(h).ans;
+    for (int64_t a = 0; a < (int64_t)n * arity; a++)
+        if (ans[a] >= N_NAMES) { r->state = -1; return; }
+    r->rank = setup_alloc((int64_t)arity * N_NAMES * 2);
+    r->radix = setup_alloc((int64_t)arity * 4);
+    for (int64_t a = 0; a < (int64_t)n * arity; a++) {
+        int32_t i = (int32_t)(a % arity);
+        int16_t *rk = r->rank + (int64_t)i * N_NAMES + ans[a];
+        if (!*rk) *rk = (int16_t)++r->radix[i];
+    }
+    r->state = 1;
+    for (int32_t k = 0; k < N_KINDS; k++)
+        if (KIND_STATIC[k] == s) static_index_kind(k, s, ans, n);
+}
+
+static void static_build_all(void) {
+    if (statics_built) return;
+    if (N_NAMES <= 32000)
+        for (int32_t s = 0; s < N_STATIC; s++) static_build(s);
+    statics_built = 1;
+}
+
 static void setup(void) {
     if (ready) return;
     K_NB = KIND_NB;
@@ -71,6 +222,7 @@ static void setup(void) {
         move_first[MOVE_TERMS[m]] = m;
     }
     for (int32_t i = 0; i < N_INDEXES; i++) index_build(&fluent_indexes[i], FLUENT_TERMS, N_FLUENTS);
+    static_kinds = setup_alloc((int64_t)N_KINDS * sizeof(StaticKind));
     last_state = setup_alloc((int64_t)WORDS * 8);
     zero_state = setup_alloc((int64_t)WORDS * 8);
     next_buf = setup_alloc((int64_t)WORDS * 8);
@@ -80,14 +232,6 @@ static void setup(void) {
     role_count = setup_alloc((int64_t)N_ROLES * 4);
     for (int i = 0; i < 3; i++) spaces[i].gen = 1;
     ready = 1;
-}
-
-static void arm(double seconds) {
-    clock_gettime(CLOCK_MONOTONIC, &rt_deadline);
-    int64_t ns = (int64_t)(seconds * 1e9);
-    rt_deadline.tv_sec += ns / 1000000000;
-    rt_deadline.tv_nsec += ns % 1000000000;
-    if (rt_deadline.tv_nsec >= 1000000000) { rt_deadline.tv_sec++; rt_deadline.tv_nsec -= 1000000000; }
 }
 
 static void set_state(const uint64_t *state) {
@@ -187,6 +331,7 @@ int cg_start(double seconds, int64_t max_bytes, uint64_t *out) {
     if (code) { drop_all(); return code; }
     arm(seconds);
     setup();
+    static_build_all();
     set_state(zero_state);
     int32_t h = call(K_INIT, NULL);
     memset(out, 0, (size_t)WORDS * 8);

@@ -68,6 +68,8 @@ class _Kind:
     signature: Signature
     bound: tuple[bool, ...]
     test: bool  # fully bound and off every cycle: stops at the first proof
+    inline: bool = False  # a test reading only the state, the move and static relations:
+    # evaluated at each call, not kept (a lookup costs about what the test does)
 
 
 def _variables(literal: Atom | Not | Distinct) -> set[str]:
@@ -121,6 +123,8 @@ class _Compiler:
         self.fact_rows: list[list[int]] = []
         self.functions: list[str] = []
         self.prototypes: list[str] = []
+        # The static relations read through an index, each with its all-free kind.
+        self.static_signatures: dict[Signature, int] = {}
         self.compiled_rules = 0
 
     # -- names and terms -----------------------------------------------------------------
@@ -203,8 +207,28 @@ class _Compiler:
         found = self.kinds.get(key)
         if found is None:
             test = all(bound) and signature not in self.recursive
-            found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test)
+            inline = test and self.classes[signature] != STATIC and self._reads_only_state(
+                signature)
+            found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline)
             self.pending.append(found)
+        return found
+
+    def _reads_only_state(self, signature: Signature) -> bool:
+        """Whether every rule of the relation reads only ``true``, ``does``, ``distinct``
+        and static relations."""
+        for rule in self.rules.get(signature, []):
+            for literal in rule.body:
+                inner = literal.literal if isinstance(literal, Not) else literal
+                if isinstance(inner, Atom) and inner.signature not in _SPECIAL and \
+                        self.classes[inner.signature] != STATIC:
+                    return False
+        return True
+
+    def static_signature(self, signature: Signature) -> int:
+        found = self.static_signatures.get(signature)
+        if found is None:
+            found = self.static_signatures[signature] = len(self.static_signatures)
+            self.kind(signature, (False,) * signature[1])
         return found
 
     def generate(self) -> None:
@@ -243,7 +267,7 @@ class _Compiler:
             self.fact_rows.append([self._term(arg) for fact in facts for arg in fact.head.args])
         table = self.fact_tables[signature]
         arity = signature[1]
-        w = _Writer(self, {})
+        w = _Writer(self, {}, self.classes[kind.signature] != STATIC)
         w.open(f"for (int32_t fi = 0; fi < {len(facts)}; fi++)")
         w.stmt("rt_tick();")
         for j, i in enumerate(i for i, is_bound in enumerate(kind.bound) if is_bound):
@@ -259,7 +283,7 @@ class _Compiler:
             names = _variables(inner)  # type: ignore[arg-type]
             for name in sorted(names):
                 variables.setdefault(name, f"v{len(variables)}")
-        w = _Writer(self, variables)
+        w = _Writer(self, variables, self.classes[kind.signature] != STATIC)
         bound_args = [arg for arg, is_bound in zip(rule.head.args, kind.bound, strict=True)
                       if is_bound]
         for j, arg in enumerate(bound_args):
@@ -400,6 +424,15 @@ class _Compiler:
                             [0 if k.test else len(k.bound) - sum(k.bound) for k in ordered]))
         parts.append(_array("int8_t", "KIND_SPACE",
                             [self.classes[k.signature] for k in ordered]))
+        statics = sorted(self.static_signatures.items(), key=lambda item: item[1])
+        parts.append(f"#define N_STATIC {len(statics)}")
+        parts.append(_array("int32_t", "STATIC_ARITY", [sig[1] for sig, _ in statics]))
+        parts.append(_array("int32_t", "STATIC_FULL",
+                            [self.kinds[(sig, (False,) * sig[1])].index for sig, _ in statics]))
+        parts.append(_array("int32_t", "KIND_STATIC",
+                            [self.static_signatures.get(k.signature, -1) for k in ordered]))
+        masks = [sum(1 << i for i, b in enumerate(k.bound) if b) for k in ordered]
+        parts.append(_array("int64_t", "KIND_MASK", masks))
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
         parts.append(f"static const EvalFn KIND_EVAL[{len(ordered)}] = {{{evals}}};")
         parts.extend(self.functions)
@@ -420,9 +453,13 @@ def _resource(name: str) -> str:
 class _Writer:
     """One rule's nested loops and tests, written from the outside in."""
 
-    def __init__(self, compiler: _Compiler, variables: dict[str, str]) -> None:
+    def __init__(self, compiler: _Compiler, variables: dict[str, str],
+                 above_static: bool) -> None:
         self.compiler = compiler
         self.variables = variables
+        # Static relations are read through their indexes from relations above them (the
+        # static tables are complete there).
+        self.above_static = above_static
         self.bound: set[str] = set()
         self.lines: list[str] = []
         self.opened = 0
@@ -508,9 +545,22 @@ class _Writer:
             return f"rt_does({self.construct(atom.args[0])}, {self.construct(atom.args[1])})"
         kind = self.compiler.kind(atom.signature, (True,) * atom.arity)
         key = self._key(atom, kind.bound)
+        if kind.inline:
+            return f"bd{kind.index}({key})"
+        if kind.test and self._indexed(kind):
+            return f"static_test({kind.index}, {key}, bd{kind.index})"
         if kind.test:
             return f"test_memo({kind.index}, {key}, bd{kind.index})"
         return f"!negated_call({kind.index}, {key})"
+
+    def _indexed(self, kind: _Kind) -> bool:
+        """Whether the call reads a static relation's index (built at setup where the
+        relation is small; the run-time falls back to the tables where it is not)."""
+        if (not self.above_static or self.compiler.classes[kind.signature] != STATIC
+                or kind.signature[1] > 62):
+            return False
+        self.compiler.static_signature(kind.signature)
+        return True
 
     def _key(self, atom: Atom, bound: tuple[bool, ...]) -> str:
         parts = [self.construct(arg) for arg, b in zip(atom.args, bound, strict=True) if b]
@@ -520,19 +570,35 @@ class _Writer:
         bound = tuple(_ground(arg, self.bound) for arg in atom.args)
         kind = self.compiler.kind(atom.signature, bound)
         key = self._key(atom, bound)
+        if kind.inline:
+            self.open(f"if (bd{kind.index}({key}))")
+            return
+        if kind.test and self._indexed(kind):
+            self.open(f"if (static_test({kind.index}, {key}, bd{kind.index}))")
+            return
         if kind.test:
             self.open(f"if (test_memo({kind.index}, {key}, bd{kind.index}))")
             return
-        h, i = self.fresh("h"), self.fresh("i")
-        self.stmt(f"int32_t {h} = call({kind.index}, {key});")
-        self.open(f"for (int32_t {i} = 0; {i} < TB({h}).n_ans; {i}++)")
-        self.stmt("rt_tick();")
         free = [arg for arg, b in zip(atom.args, bound, strict=True) if not b]
+        h, i = self.fresh("h"), self.fresh("i")
         names = []
-        for j in range(len(free)):
-            x = self.fresh("x")
-            self.stmt(f"T {x} = ANS({h}, {i}, {j});")
-            names.append(x)
+        if self._indexed(kind):
+            a, n = self.fresh("a"), self.fresh("n")
+            self.stmt(f"const T *{a}; int32_t {n} = static_answers({kind.index}, {key}, &{a});")
+            self.open(f"for (int32_t {i} = 0; {i} < {n}; {i}++)")
+            self.stmt("rt_tick();")
+            for j in range(len(free)):
+                x = self.fresh("x")
+                self.stmt(f"T {x} = {a}[(int64_t){i} * {len(free)} + {j}];")
+                names.append(x)
+        else:
+            self.stmt(f"int32_t {h} = call({kind.index}, {key});")
+            self.open(f"for (int32_t {i} = 0; {i} < TB({h}).n_ans; {i}++)")
+            self.stmt("rt_tick();")
+            for j in range(len(free)):
+                x = self.fresh("x")
+                self.stmt(f"T {x} = ANS({h}, {i}, {j});")
+                names.append(x)
         for arg, x in zip(free, names, strict=True):
             self.match(arg, x)
 

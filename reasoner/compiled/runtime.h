@@ -217,15 +217,19 @@ static void map_rebuild(Space *s, int64_t cap) {
 
 /* The handle of the table of (kind, key), -1 where there is none and insert is 0. */
 #ifdef RT_STATS
-static int64_t rt_kind_lookups[1 << 14], rt_kind_made[1 << 14];
-int64_t cg_stat(int32_t kind, int made) { return made ? rt_kind_made[kind] : rt_kind_lookups[kind]; }
+static int64_t rt_kind_lookups[1 << 14], rt_kind_made[1 << 14], rt_kind_hashed[1 << 14];
+int64_t cg_stat(int32_t kind, int made) {
+    return made == 2 ? rt_kind_hashed[kind] : made ? rt_kind_made[kind] : rt_kind_lookups[kind];
+}
 #endif
 /* A direct cache in front of the hash of tables, per kind: where every bound argument is
  * a name (a constant), each argument position ranks the names it meets (at most R of
  * them), and the ranks index a cell holding the table's handle, stamped with the space's
  * generation. Board games call their helpers with coordinates and pieces: a few array
  * reads instead of a hash and a comparison. */
-#define DENSE_CELLS (1 << 20)
+#define DENSE_CELLS (1 << 20)  /* a fluent index's dense form */
+/* A kind's cells: small enough to stay in the cache (past this, the hash is as quick). */
+#define KIND_CELLS (1 << 12)
 typedef struct { uint32_t stamp; int32_t handle; } Cell;
 typedef struct {
     int32_t on;           /* 0: not set up, 1: on, -1: no cache (too many names) */
@@ -242,7 +246,7 @@ static int32_t n_names_rt, n_kinds_rt;
 static int dense_cells(Dense *d, int32_t nb) {
     int64_t cells = 1;
     for (int32_t i = 0; i < nb; i++) cells *= d->radix[i];
-    if (cells > DENSE_CELLS) return 0;
+    if (cells > KIND_CELLS) return 0;
     d->cell = rt_grow(d->cell, d->cells * (int64_t)sizeof(Cell), cells * (int64_t)sizeof(Cell));
     memset(d->cell, 0, (size_t)cells * sizeof(Cell));
     d->cells = cells;
@@ -317,6 +321,9 @@ static int32_t table_of(int32_t kind, const T *key, int insert) {
 }
 
 static int32_t table_hashed(int32_t kind, const T *key, int insert) {
+#ifdef RT_STATS
+    rt_kind_hashed[kind]++;
+#endif
     int sp = K_SPACE[kind];
     Space *s = &spaces[sp];
     int32_t nb = K_NB[kind];
@@ -384,7 +391,11 @@ static void aset_rebuild(Space *s, int64_t cap) {
 }
 
 /* Adds an answer to table h unless it has it already. */
+static int64_t rt_answer_cap = INT64_MAX;  /* while a static index is built */
+#define E_CAP 9
+
 static void add_answer(int32_t h, const T *vals) {
+    if ((int64_t)answers_added > rt_answer_cap) rt_fail(E_CAP);
     Space *s = &spaces[h & 3];
     int32_t i = h >> 2;
     Table *t = &s->tb[i];
@@ -489,14 +500,18 @@ static int negated_call(int32_t kind, const T *key) {
  * answer is kept in the table as its status. */
 typedef int (*TestFn)(const T *key);
 static int test_memo(int32_t kind, const T *key, TestFn body) {
-    int32_t h = table_of(kind, key, 0);
-    if (h >= 0) return TB(h).n_ans;
-    int r = body(key);
-    h = table_of(kind, key, 1);
+    int32_t h = table_of(kind, key, 1);
+    if (TB(h).status == S_COMPLETE) return TB(h).n_ans;
+    int r = body(key);  /* off every cycle: never this table again (its handle stays) */
     TB(h).n_ans = r;
     TB(h).status = S_COMPLETE;
     return r;
 }
+
+/* Static relations read through indexes built at setup (api.h): a bitset for a fully
+ * bound test, runs of answers for a partly bound call; the tables where there is none. */
+static int static_test(int32_t kind, const T *key, TestFn body);
+static int32_t static_answers(int32_t kind, const T *key, const T **out);
 
 /* ---- the state and the joint move ---------------------------------------------------- */
 
