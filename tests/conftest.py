@@ -138,3 +138,16 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
         pytest.fail(f"{item.nodeid} reads the corpus ({_corpus_reads[0]}) but is not marked "
                     "corpus: add @pytest.mark.corpus or use the corpus fixture", pytrace=False)
     return result
+
+
+@pytest.fixture
+def without_c_compiler(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No C compiler for the compiled backend (and an empty cache of compiled games), as on
+    a machine without one."""
+    from reasoner.compiled import build
+
+    def missing() -> str:
+        raise build.CompilerMissing("no C compiler (cc or gcc) is installed")
+
+    monkeypatch.setattr(build, "compiler", missing)
+    monkeypatch.setenv("GDL_REASONER_CACHE", str(tmp_path / "cache"))

@@ -200,15 +200,11 @@ def test_auto_compiles_a_game_too_large_to_ground_once() -> None:
     assert last.backend == built.backend and "walk" in last.reason
 
 
+@pytest.mark.usefixtures("without_c_compiler")
 def test_without_a_c_compiler_auto_says_why_and_goes_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Where no C compiler is installed, auto's note names that and the game still loads
     position by position."""
-    def missing() -> str:
-        raise build.CompilerMissing("no C compiler (cc or gcc) is installed")
-
-    monkeypatch.setattr(build, "compiler", missing)
-    monkeypatch.setenv("GDL_REASONER_CACHE", "/nonexistent-cache-for-this-test")
     monkeypatch.setattr(backend, "topdown_available", lambda: False)
     description = parse_gdl(EXPLODING)
     translation = translate(description)

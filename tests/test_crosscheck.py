@@ -165,50 +165,58 @@ def test_the_command_exits_1_and_prints_the_reproduction(tmp_path: Path) -> None
 
 @pytest.mark.needs_tools
 def test_backends_compares_the_network_topdown_and_position_with_clingo() -> None:
-    """A game that builds a network loads on all five backends: the network on the native
-    kernel and as Python, top-down and position are each compared with clingo along the
-    seeded playouts, and agree."""
+    """A game that builds a network loads on all six backends: the network on the native
+    kernel and as Python, the compiled rules, top-down and position are each compared with
+    clingo along the seeded playouts, and agree."""
     outcome = crosscheck_game(TICTACTOE, playouts=3, seed=1, backends=True)
     assert outcome.fate == "agree", outcome.reason
-    assert outcome.compared == ("clingo", "native", "propnet", "topdown", "position")
-    assert outcome.playouts == 12 and outcome.states > 20
+    assert outcome.compared == ("clingo", "native", "propnet", "compiled", "topdown",
+                                "position")
+    assert outcome.playouts == 15 and outcome.states > 20
     assert outcome.reason == ""
 
 
 @pytest.mark.needs_tools
 def test_backends_without_a_network_compares_topdown_and_position_with_clingo() -> None:
-    """Over the network's bounds (here 100 gates) the program still grounds: top-down and
-    position are compared with clingo, and the outcome keeps why the network is missing."""
+    """Over the network's bounds (here 100 gates) the program still grounds: the compiled
+    rules, top-down and position are compared with clingo, and the outcome keeps why the
+    network is missing."""
     text = (GAMES / "connectfour.kif").read_text()
     outcome = compare_backends(text, playouts=2, seed=3, max_steps=60,
                                network_bounds=NetworkBounds(gates=100))
     assert outcome.fate == "agree", outcome.reason
-    assert outcome.compared == ("clingo", "topdown", "position")
+    assert outcome.compared == ("clingo", "compiled", "topdown", "position")
     assert "more than 100 gates" in outcome.reason and outcome.states > 20
 
 
 @pytest.mark.needs_tools
 def test_backends_of_a_game_too_large_to_ground_once_compare_topdown_with_position() -> None:
     """A program that does not ground within the network's bounds loads position by
-    position only: top-down is compared with clingo's positions, and the outcome keeps
-    why."""
+    position only: the compiled rules and top-down are compared with clingo's positions,
+    and the outcome keeps why."""
     from tests.test_position_backend import EXPLODING
 
     outcome = compare_backends(EXPLODING, playouts=2,
                                network_bounds=NetworkBounds(rules=20_000))
     assert outcome.fate == "agree", outcome.reason
-    assert outcome.compared == ("position", "topdown") and outcome.states > 10
+    assert outcome.compared == ("position", "compiled", "topdown") and outcome.states > 10
     assert outcome.reason.startswith("no network: ")
 
 
 def test_backends_of_a_game_on_position_alone_have_nothing_to_compare(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without SWI-Prolog, such a game loads only on position: nothing to compare, reported
-    as a limit with the reason, nothing played."""
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without SWI-Prolog and a C compiler, such a game loads only on position: nothing to
+    compare, reported as a limit with the reason, nothing played."""
+    from reasoner.compiled import build
     from reasoner.crosscheck import run
     from reasoner.engine import backend
     from tests.test_position_backend import EXPLODING
 
+    def no_compiler() -> str:
+        raise build.CompilerMissing("no C compiler (cc or gcc) is installed")
+
+    monkeypatch.setattr(build, "compiler", no_compiler)
+    monkeypatch.setenv("GDL_REASONER_CACHE", str(tmp_path))
     monkeypatch.setattr(backend, "topdown_available", lambda: False)
     monkeypatch.setattr(run, "topdown_available", lambda: False)
     outcome = compare_backends(EXPLODING, playouts=2,
@@ -231,12 +239,13 @@ def test_the_backends_command_names_what_it_compared() -> None:
     --json gives the same outcome as a JSON line."""
     result = _cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("games/nim.kif: agree: native and propnet and topdown and "
-                                    "position against clingo: 8 playouts, ")
+    assert result.stdout.startswith("games/nim.kif: agree: native and propnet and compiled "
+                                    "and topdown and position against clingo: 10 playouts, ")
     record = json.loads(_cli("crosscheck", "games/nim.kif", "--backends", "--playouts", "2",
                              "--json").stdout)
     assert (record["fate"], record["compared"]) == ("agree", ["clingo", "native", "propnet",
-                                                              "topdown", "position"])
+                                                              "compiled", "topdown",
+                                                              "position"])
 
 
 @pytest.mark.needs_tools

@@ -163,15 +163,15 @@ def _chess_against_the_reference(text: str) -> tuple[str, str, float, int, str, 
 
 
 @pytest.mark.needs_tools  # the reference and top-down run SWI-Prolog
-def test_chess_loads_top_down_and_agrees_with_the_reference(corpus: Path) -> None:
-    """chess.kif is too large to ground once: auto settles for top-down evaluation within
+def test_chess_loads_compiled_and_agrees_with_the_reference(corpus: Path) -> None:
+    """chess.kif is too large to ground once: auto settles for its compiled rules within
     60 s; clingo's positions agree with the Prolog reference along 2 seeded random playouts
-    of 30 steps, and top-down with clingo along one of 20 (the whole run bounded, in a
-    child process)."""
+    of 30 steps, and the compiled rules with clingo along one of 20 (the whole run bounded,
+    in a child process)."""
     text = (corpus / "ggp-repository" / "chess.kif").read_text()
     backend, note, seconds, states, found, between = run_bounded(
         _chess_against_the_reference, (text,), Limits(150, 4096))
-    assert backend == "topdown", note
+    assert backend == "compiled", note
     assert "each position is evaluated as it is asked" in note
     assert seconds < 60
     assert found == "", found

@@ -152,8 +152,8 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
 
     The game is loaded on position first (within ``limits``), then under auto with the
     network's own bounds (``network_bounds``, default :class:`NetworkBounds`), which
-    settles for the network, for clingo or for evaluating each position, and on topdown
-    where SWI-Prolog is installed. A game that loads on position alone leaves nothing to
+    settles for the network, for clingo or for evaluating each position, on compiled
+    where a C compiler is installed, and on topdown where SWI-Prolog is. A game that loads on position alone leaves nothing to
     compare (a "limit"). ``record`` gets the trace of the first pair compared."""
     start = time.perf_counter()
     loaded = _load(text, limits, "position", path, start)
@@ -174,6 +174,12 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
                 network_bounds=network_bounds or NetworkBounds())
         if "topdown" not in games and topdown_available():
             games["topdown"] = Game.from_description(loaded.description, backend="topdown")
+        if "compiled" not in games:
+            try:
+                games["compiled"] = Game.from_description(loaded.description,
+                                                          backend="compiled")
+            except ResourceLimitError:  # no C compiler, or the rules cannot be compiled
+                pass
     except GdlError as error:
         return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
                        seconds=time.perf_counter() - start)
@@ -181,7 +187,7 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
         return Outcome(path, Fate.ENGINE_FAILED, f"topdown: {error}",
                        seconds=time.perf_counter() - start)
     base = "clingo" if "clingo" in games else "position"
-    others = [name for name in ("native", "propnet", "topdown", "position")
+    others = [name for name in ("native", "propnet", "compiled", "topdown", "position")
               if name in games and name != base]
     if not others:
         return Outcome(path, Fate.LIMIT, "nothing to compare: the game loads only "
