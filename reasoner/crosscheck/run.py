@@ -19,6 +19,7 @@ loop or explode is reported with its fate and never stops the run. Fates
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -153,8 +154,9 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
     The game is loaded on position first (within ``limits``), then under auto with the
     network's own bounds (``network_bounds``, default :class:`NetworkBounds`), which
     settles for the network, for clingo or for evaluating each position, on compiled
-    where a C compiler is installed, and on topdown where SWI-Prolog is. A game that loads on position alone leaves nothing to
-    compare (a "limit"). ``record`` gets the trace of the first pair compared."""
+    where a C compiler is installed, and on topdown where SWI-Prolog is. A game that
+    loads on position alone leaves nothing to compare (a "limit"). ``record`` gets the
+    trace of the first pair compared."""
     start = time.perf_counter()
     loaded = _load(text, limits, "position", path, start)
     if isinstance(loaded, Outcome):
@@ -174,12 +176,11 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
                 network_bounds=network_bounds or NetworkBounds())
         if "topdown" not in games and topdown_available():
             games["topdown"] = Game.from_description(loaded.description, backend="topdown")
-        if "compiled" not in games:
-            try:
+        # Not where there is no C compiler or the rules cannot be compiled.
+        with contextlib.suppress(ResourceLimitError):
+            if "compiled" not in games:
                 games["compiled"] = Game.from_description(loaded.description,
                                                           backend="compiled")
-            except ResourceLimitError:  # no C compiler, or the rules cannot be compiled
-                pass
     except GdlError as error:
         return Outcome(path, Fate.ENGINE_FAILED, f"rejected: {error}",
                        seconds=time.perf_counter() - start)
