@@ -113,6 +113,17 @@ class _Compiler:
         self.role_ids = [self.names[name] for name in roles]
         self.move_role = list(move_role)
         self.fluent_of = {t: i for i, t in enumerate(self.fluent_ids)}
+        # The initial state's fluents per functor and arity, from ground init facts.
+        self.initial_counts: dict[tuple[int, int], int] = defaultdict(int)
+        self.initial_args: dict[tuple[int, int], list[tuple[int, ...]]] = defaultdict(list)
+        for rule in self.rules.get(("init", 1), []):
+            term = rule.head.args[0]
+            if not rule.body and isinstance(term, Function) and \
+                    not any(True for _ in term_variables(term)):
+                functor = (self.names[term.name], len(term.args))
+                self.initial_counts[functor] += 1
+                self.initial_args[functor].append(tuple(
+                    self.names[a.name] if isinstance(a, Constant) else -1 for a in term.args))
         self.classes = self._classes()
         self.recursive = self._recursive()
         self.kinds: dict[tuple[Signature, tuple[bool, ...]], _Kind] = {}
@@ -330,6 +341,14 @@ class _Compiler:
         if isinstance(pattern, Constant):
             return 0.1
         key = self._index_key(pattern, bound)
+        fun, arity, positions = key
+        if positions and all(isinstance(pattern.args[p], Constant) for p in positions) and \
+                (fun, arity) in self.initial_counts:
+            # Constants where the key is bound: the initial state's own count for them
+            # (thirty-two blank cells, where the average over the contents is five).
+            values = tuple(self.names[pattern.args[p].name] for p in positions)  # type: ignore[union-attr]
+            return max(0.5, float(sum(1 for args in self.initial_args[(fun, arity)]
+                                      if tuple(args[p] for p in positions) == values)))
         if key not in self.index_sizes:
             runs: dict[tuple[int, ...], int] = defaultdict(int)
             fun, arity, positions = key
@@ -338,7 +357,14 @@ class _Compiler:
                     row = self.compound_rows[t - len(self.names)]
                     if row[0] == fun and len(row[1]) == arity:
                         runs[tuple(row[1][p] for p in positions)] += 1
-            self.index_sizes[key] = sum(runs.values()) / max(1, len(runs))
+            keys = max(1, len(runs))
+            # The initial state says how many of a key's candidates tend to hold (one
+            # velocity per player among nine, one piece per cell among thirteen); a fluent
+            # it lacks is taken to hold for half of them.
+            held = self.initial_counts.get((fun, arity))
+            estimate = sum(runs.values()) / keys
+            self.index_sizes[key] = (max(held / keys, 0.5) if held is not None
+                                     else estimate / 2)
         return self.index_sizes[key]
 
     def _index_key(self, pattern: Function, bound: set[str]) -> tuple[int, int, tuple[int, ...]]:
