@@ -5,6 +5,8 @@ keep the game's text out of the generated code, and stay bounded."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from reasoner import Game
@@ -25,8 +27,10 @@ from tests.test_position_backend import EXPLODING, SMALL_BOUNDS
 BUNDLED = sorted(p.stem for p in GAMES.glob("*.kif"))
 
 # Reachability over a graph with a cycle, asked with every binding pattern: left and right
-# recursion, a relation read under negation once it is complete, and a cycle (a b c a)
-# that a resolution without tables would follow forever.
+# recursion, a relation read under negation once it is complete, fully bound recursive
+# calls (resolved depth first, the cycle cut, the tables answering where a cut branch
+# leaves the answer open), and a cycle (a b c a) that a resolution without tables or
+# checks would follow forever.
 GRAPH = """
 (role r)
 (edge a b) (edge b c) (edge c a) (edge c d) (edge e f)
@@ -39,8 +43,10 @@ GRAPH = """
 (<= (node ?y) (edge ?x ?y))
 (<= (legal r (go ?y)) (true (at ?x)) (reach ?x ?y))
 (<= (legal r (back ?y)) (true (at ?x)) (back ?x ?y) (not (reach ?y ?x)))
+(<= (legal r (hop ?y)) (true (at ?x)) (node ?y) (back ?x ?y) (back ?y ?x))
 (<= (next (at ?y)) (does r (go ?y)))
 (<= (next (at ?y)) (does r (back ?y)))
+(<= (next (at ?y)) (does r (hop ?y)))
 (<= (next (seen ?x)) (true (at ?x)))
 (<= (next (seen ?x)) (true (seen ?x)))
 (<= stuck (true (at ?x)) (node ?x) (not (reach ?x ?x)))
@@ -88,9 +94,34 @@ def test_recursion_through_a_cycle_is_answered_as_clingo_answers_it() -> None:
     clingo = Game.from_gdl(GRAPH, backend="clingo")
     moves = sorted(m.text for m in compiled.legal_moves(compiled.initial_state, "r"))
     # From a: reach a, b, c, d; back along edges to b, c, a, d, each only where it cannot
-    # reach back (d).
-    assert moves == ["(back d)", "(go a)", "(go b)", "(go c)", "(go d)"]
+    # reach back (d); hop to the nodes of its cycle.
+    assert moves == ["(back d)", "(go a)", "(go b)", "(go c)", "(go d)", "(hop a)", "(hop b)",
+                     "(hop c)"]
     assert first_disagreement(compiled, clingo, seed=3, playouts=10, max_steps=20) is None
+
+
+def test_resolution_that_would_take_exponential_time_falls_back_to_the_tables() -> None:
+    """A fully bound recursive call over 24 diamonds in a row (2^24 paths to a node that
+    none reaches) runs out of resolution's budget and is answered by the tables, at once
+    and as clingo answers it."""
+    diamonds = " ".join(f"(edge n{i} a{i}) (edge n{i} b{i}) (edge a{i} n{i + 1}) "
+                        f"(edge b{i} n{i + 1})" for i in range(24))
+    text = f"""
+    (role r) {diamonds} (edge zz n0) (init (at n0))
+    (<= (path ?x ?y) (edge ?x ?y))
+    (<= (path ?x ?z) (edge ?x ?y) (path ?y ?z))
+    (<= (legal r go) (true (at ?x)) (path ?x zz))
+    (legal r stay)
+    (<= (next (at ?x)) (true (at ?x)))
+    (<= terminal (true (at zz)))
+    (goal r 0)
+    """
+    start = time.perf_counter()
+    game = Game.from_gdl(text, backend="compiled")
+    assert [m.text for m in game.legal_moves(game.initial_state, "r")] == ["stay"]
+    assert time.perf_counter() - start < 10
+    clingo = Game.from_gdl(text, backend="clingo")
+    assert first_disagreement(game, clingo, seed=1, playouts=1, max_steps=3) is None
 
 
 def test_the_generated_code_holds_no_text_of_the_game() -> None:

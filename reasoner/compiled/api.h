@@ -14,6 +14,9 @@ static int32_t *legal_buf, *goal_buf, *role_moves, *role_count;
 static void drop_all(void) {
     for (int i = 0; i < 3; i++) space_reset(&spaces[i]);
     n_call = n_scc = 0;
+    n_sld = 0;
+    n_sld_keys = 0;
+    if (scc_active) memset(scc_active, 0, (size_t)N_SCC * 4);
     has_state = 0;
     joint_set = 0;
     if (n_terms > n_base_terms) {
@@ -149,6 +152,9 @@ static void static_build(int32_t s) {
         rt_answer_cap = INT64_MAX;
         space_reset(&spaces[0]);
         n_call = n_scc = 0;
+        n_sld = 0;
+        n_sld_keys = 0;
+        memset(scc_active, 0, (size_t)N_SCC * 4);
         r->state = -1;
         return;
     }
@@ -186,6 +192,8 @@ static void setup(void) {
     K_NF = KIND_NF;
     K_SPACE = KIND_SPACE;
     K_EVAL = KIND_EVAL;
+    K_SCC = KIND_SCC;
+    scc_active = setup_alloc((int64_t)N_SCC * 4);
     n_names_rt = N_NAMES;
     n_kinds_rt = N_KINDS;
     dense = setup_alloc((int64_t)N_KINDS * sizeof(Dense));

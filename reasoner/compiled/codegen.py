@@ -126,6 +126,7 @@ class _Compiler:
                     self.names[a.name] if isinstance(a, Constant) else -1 for a in term.args))
         self.classes = self._classes()
         self.recursive = self._recursive()
+        self.scc_of = self._components()
         self.kinds: dict[tuple[Signature, tuple[bool, ...]], _Kind] = {}
         self.pending: list[_Kind] = []
         self.indexes: dict[tuple[int, int, tuple[int, ...]], int] = {}
@@ -211,6 +212,30 @@ class _Compiler:
                 todo.extend(edges.get(node, ()))
         return found
 
+    def _components(self) -> dict[Signature, int]:
+        """The strongly connected component of every recursive relation, numbered."""
+        edges = self._edges()
+
+        def reach(start: Signature) -> set[Signature]:
+            seen: set[Signature] = set()
+            todo = list(edges.get(start, ()))
+            while todo:
+                node = todo.pop()
+                if node not in seen:
+                    seen.add(node)
+                    todo.extend(edges.get(node, ()))
+            return seen
+
+        reaches = {signature: reach(signature) for signature in self.recursive}
+        found: dict[Signature, int] = {}
+        for signature in sorted(self.recursive):
+            if signature not in found:
+                number = len(set(found.values()))
+                for other in sorted(self.recursive):
+                    if other in reaches[signature] and signature in reaches[other]:
+                        found[other] = number
+        return found
+
     # -- kinds ------------------------------------------------------------------------------
 
     def kind(self, signature: Signature, bound: tuple[bool, ...]) -> _Kind:
@@ -270,15 +295,37 @@ class _Compiler:
             load = (f"    const T *key = spaces[h & 3].keys + TB(h).key;\n{keys}" if nb else "")
             body = "".join(blocks)
             self.functions.append(f"static void ev{kind.index}(int32_t h) {{\n{load}{body}}}\n")
+        if self._resolved(kind):
+            self._emit_resolution(kind, rules, facts if len(facts) > 8 else [])
 
-    def _emit_facts(self, kind: _Kind, facts: list[Rule]) -> str:
+    def _resolved(self, kind: _Kind) -> bool:
+        """Whether a fully bound call of a recursive relation is first tried by resolution
+        (depth first, no tables, ancestors checked), its tables the fallback."""
+        return bool(kind.bound) and all(kind.bound) and kind.signature in self.recursive
+
+    def _emit_resolution(self, kind: _Kind, rules: list[Rule], facts: list[Rule]) -> None:
+        blocks = []
+        if facts:
+            blocks.append(self._emit_facts(kind, facts, resolution=True))
+        for rule in rules:
+            blocks.append(self._emit_rule(kind, rule, resolution=True))
+        nb = sum(kind.bound)
+        keys = "".join(f"    const T b{i} = key[{i}];\n" for i in range(nb))
+        self.prototypes.append(f"static int sl{kind.index}(const T *key);")
+        self.functions.append(
+            f"static int sl{kind.index}(const T *key) {{\n"
+            f"    if (sld_enter({kind.index}, key)) return 0;\n{keys}{''.join(blocks)}"
+            "    sld_leave();\n    return 0;\n}\n")
+
+    def _emit_facts(self, kind: _Kind, facts: list[Rule], resolution: bool = False) -> str:
         signature = kind.signature
         if signature not in self.fact_tables:
             self.fact_tables[signature] = len(self.fact_rows)
             self.fact_rows.append([self._term(arg) for fact in facts for arg in fact.head.args])
         table = self.fact_tables[signature]
         arity = signature[1]
-        w = _Writer(self, {}, self.classes[kind.signature] != STATIC)
+        w = _Writer(self, {}, self.classes[kind.signature] != STATIC,
+                    self._scc(kind) if resolution else None)
         w.open(f"for (int32_t fi = 0; fi < {len(facts)}; fi++)")
         w.stmt("rt_tick();")
         for j, i in enumerate(i for i, is_bound in enumerate(kind.bound) if is_bound):
@@ -287,14 +334,18 @@ class _Compiler:
         w.finish(kind, free)
         return w.text()
 
-    def _emit_rule(self, kind: _Kind, rule: Rule) -> str:
+    def _scc(self, kind: _Kind) -> int:
+        return self.scc_of[kind.signature]
+
+    def _emit_rule(self, kind: _Kind, rule: Rule, resolution: bool = False) -> str:
         variables: dict[str, str] = {}
         for literal in (rule.head, *rule.body):
             inner = literal.literal if isinstance(literal, Not) else literal
             names = _variables(inner)  # type: ignore[arg-type]
             for name in sorted(names):
                 variables.setdefault(name, f"v{len(variables)}")
-        w = _Writer(self, variables, self.classes[kind.signature] != STATIC)
+        w = _Writer(self, variables, self.classes[kind.signature] != STATIC,
+                    self._scc(kind) if resolution else None)
         bound_args = [arg for arg, is_bound in zip(rule.head.args, kind.bound, strict=True)
                       if is_bound]
         for j, arg in enumerate(bound_args):
@@ -457,6 +508,9 @@ class _Compiler:
                             [self.kinds[(sig, (False,) * sig[1])].index for sig, _ in statics]))
         parts.append(_array("int32_t", "KIND_STATIC",
                             [self.static_signatures.get(k.signature, -1) for k in ordered]))
+        parts.append(f"#define N_SCC {max(1, len(set(self.scc_of.values())))}")
+        parts.append(_array("int32_t", "KIND_SCC",
+                            [self.scc_of.get(k.signature, -1) for k in ordered]))
         masks = [sum(1 << i for i, b in enumerate(k.bound) if b) for k in ordered]
         parts.append(_array("int64_t", "KIND_MASK", masks))
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
@@ -480,9 +534,12 @@ class _Writer:
     """One rule's nested loops and tests, written from the outside in."""
 
     def __init__(self, compiler: _Compiler, variables: dict[str, str],
-                 above_static: bool) -> None:
+                 above_static: bool, resolution: int | None = None) -> None:
         self.compiler = compiler
         self.variables = variables
+        # Writing the resolution of a fully bound call in this component: fully bound
+        # calls within it resolve in turn.
+        self.resolution = resolution
         # Static relations are read through their indexes from relations above them (the
         # static tables are complete there).
         self.above_static = above_static
@@ -508,7 +565,9 @@ class _Writer:
         return "    {\n" + "\n".join(self.lines) + "\n" + "}" * self.opened + "\n    }\n"
 
     def finish(self, kind: _Kind, free: list[str]) -> None:
-        if kind.test:
+        if self.resolution is not None:
+            self.stmt("sld_leave(); return 1;")
+        elif kind.test:
             self.stmt("return 1;")
         elif free:
             self.stmt(f"add_answer(h, (const T[]){{{', '.join(free)}}});")
@@ -604,6 +663,13 @@ class _Writer:
             return
         if kind.test:
             self.open(f"if (test_memo({kind.index}, {key}, bd{kind.index}))")
+            return
+        if self.compiler._resolved(kind):
+            if self.resolution is not None and \
+                    self.compiler.scc_of[kind.signature] == self.resolution:
+                self.open(f"if (sl{kind.index}({key}))")
+            else:
+                self.open(f"if (rec_test({kind.index}, {key}, sl{kind.index}))")
             return
         free = [arg for arg, b in zip(atom.args, bound, strict=True) if not b]
         h, i = self.fresh("h"), self.fresh("i")

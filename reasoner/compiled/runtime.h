@@ -176,6 +176,8 @@ static const int32_t *K_NB, *K_NF;
 static const int8_t *K_SPACE;
 static const EvalFn *K_EVAL;
 
+static const int32_t *K_SCC;  /* the relation's component of recursive relations, or -1 */
+static int32_t *scc_active;    /* per component: its tables being evaluated */
 static int32_t *call_stack, *scc_stack;
 static int32_t n_call, cap_call, n_scc, cap_scc, dfs_counter;
 static uint64_t incomplete_reads, answers_added;
@@ -441,6 +443,8 @@ static void push(int32_t **stack, int32_t *n, int32_t *cap, int32_t v) {
 }
 
 static void evaluate(int32_t h) {
+    int32_t component = K_SCC[TB(h).kind];
+    if (component >= 0) scc_active[component]++;
     int32_t dfs = ++dfs_counter;
     TB(h).dfs = dfs;
     TB(h).link = dfs;
@@ -462,6 +466,7 @@ static void evaluate(int32_t h) {
         break;
     }
     n_call--;
+    if (component >= 0) scc_active[component]--;
     if (n_call > 0 && TB(h).status != S_COMPLETE) {
         int32_t up = call_stack[n_call - 1];
         if (TB(h).link < TB(up).link) TB(up).link = TB(h).link;
@@ -512,6 +517,65 @@ static int test_memo(int32_t kind, const T *key, TestFn body) {
  * bound test, runs of answers for a partly bound call; the tables where there is none. */
 static int static_test(int32_t kind, const T *key, TestFn body);
 static int32_t static_answers(int32_t kind, const T *key, const T **out);
+
+/* ---- resolution of fully bound recursive calls -------------------------------------------
+ * A fully bound call of a recursive relation (is this ray clear?) is first answered by
+ * resolution: depth first, no tables, a goal that is its own ancestor failing on that
+ * branch. A proof is an answer; a failure is one only where no branch was cut that way and
+ * the work stayed within SLD_BUDGET calls; otherwise, and wherever a table of the same
+ * component is being evaluated (its answers are not all there yet), the tables answer. */
+#define SLD_BUDGET 100000
+typedef int (*SldFn)(const T *key);
+static int32_t *sld_kinds, n_sld, cap_sld;
+static T *sld_keys;
+static int64_t n_sld_keys, cap_sld_keys;
+static int64_t sld_budget;
+static int sld_cut, sld_spent;
+
+static int sld_enter(int32_t kind, const T *key) {
+    if (sld_spent) return 1;
+    if (--sld_budget < 0) { sld_spent = 1; return 1; }
+    int32_t nb = K_NB[kind];
+    int64_t at = n_sld_keys;
+    for (int32_t i = n_sld - 1; i >= 0; i--) {
+        at -= K_NB[sld_kinds[i]];
+        if (sld_kinds[i] != kind) continue;
+        int32_t j = 0;
+        while (j < nb && sld_keys[at + j] == key[j]) j++;
+        if (j == nb) { sld_cut = 1; return 1; }
+    }
+    push(&sld_kinds, &n_sld, &cap_sld, kind);
+    if (n_sld_keys + nb > cap_sld_keys) {
+        int64_t cap = cap_sld_keys ? cap_sld_keys * 2 : 1024;
+        while (cap < n_sld_keys + nb) cap *= 2;
+        sld_keys = rt_grow(sld_keys, cap_sld_keys * 4, cap * 4);
+        cap_sld_keys = cap;
+    }
+    memcpy(sld_keys + n_sld_keys, key, (size_t)nb * 4);
+    n_sld_keys += nb;
+    return 0;
+}
+
+static void sld_leave(void) {
+    n_sld--;
+    n_sld_keys -= K_NB[sld_kinds[n_sld]];
+}
+
+static int rec_test(int32_t kind, const T *key, SldFn resolve) {
+    if (scc_active[K_SCC[kind]] == 0) {
+        int saved_cut = sld_cut, saved_spent = sld_spent;
+        int64_t saved_budget = sld_budget;
+        sld_cut = sld_spent = 0;
+        sld_budget = SLD_BUDGET;
+        int r = resolve(key);
+        int known = r || (!sld_cut && !sld_spent);
+        sld_cut = saved_cut;
+        sld_spent = saved_spent;
+        sld_budget = saved_budget;
+        if (known) return r;
+    }
+    return TB(call(kind, key)).n_ans > 0;
+}
 
 /* ---- the state and the joint move ---------------------------------------------------- */
 
