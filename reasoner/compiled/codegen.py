@@ -397,7 +397,7 @@ class _Compiler:
                 (fun, arity) in self.initial_counts:
             # Constants where the key is bound: the initial state's own count for them
             # (thirty-two blank cells, where the average over the contents is five).
-            values = tuple(self.names[pattern.args[p].name] for p in positions)  # type: ignore[union-attr]
+            values = tuple(self.names[pattern.args[p].name] for p in positions)
             return max(0.5, float(sum(1 for args in self.initial_args[(fun, arity)]
                                       if tuple(args[p] for p in positions) == values)))
         if key not in self.index_sizes:
