@@ -207,7 +207,8 @@ def test_unknown_backend_is_refused() -> None:
     with pytest.raises(ArgumentError) as caught:
         Game.from_file(GAMES / "nim.kif", backend="fast")
     assert (caught.value.argument, caught.value.value) == ("backend", "fast")
-    assert caught.value.allowed == ("clingo", "native", "propnet", "position", "topdown", "auto")
+    assert caught.value.allowed == ("clingo", "native", "propnet", "position", "compiled",
+                                    "topdown", "auto")
 
 
 def test_service_loads_on_the_backend_asked_for() -> None:

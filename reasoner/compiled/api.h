@@ -193,6 +193,8 @@ static void setup(void) {
     K_SPACE = KIND_SPACE;
     K_EVAL = KIND_EVAL;
     K_SCC = KIND_SCC;
+    K_FULL = KIND_FULL;
+    K_MASK = KIND_MASK;
     scc_active = setup_alloc((int64_t)N_SCC * 4);
     n_names_rt = N_NAMES;
     n_kinds_rt = N_KINDS;
@@ -397,9 +399,10 @@ int cg_playouts(double seconds, const uint64_t *state, int32_t count, uint64_t s
         int32_t steps = 0, ended = 0;
         for (;;) {
             set_state(a);
+            /* the legal moves first: a terminal test that asks for them reads their table */
+            int32_t n = legal_moves();
             if (is_terminal()) { ended = 1; break; }
             if (steps >= max_steps) break;
-            int32_t n = legal_moves();
             memset(role_count, 0, (size_t)N_ROLES * 4);
             for (int32_t r = 0; r < N_ROLES; r++) {
                 int32_t c = 0;

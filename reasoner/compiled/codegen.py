@@ -511,6 +511,11 @@ class _Compiler:
         parts.append(f"#define N_SCC {max(1, len(set(self.scc_of.values())))}")
         parts.append(_array("int32_t", "KIND_SCC",
                             [self.scc_of.get(k.signature, -1) for k in ordered]))
+        full = [self.kinds[(k.signature, (False,) * len(k.bound))].index
+                if any(k.bound) and (k.signature, (False,) * len(k.bound)) in self.kinds
+                and not self.kinds[(k.signature, (False,) * len(k.bound))].test else -1
+                for k in ordered]
+        parts.append(_array("int32_t", "KIND_FULL", full))
         masks = [sum(1 << i for i, b in enumerate(k.bound) if b) for k in ordered]
         parts.append(_array("int64_t", "KIND_MASK", masks))
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)

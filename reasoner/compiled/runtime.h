@@ -473,9 +473,40 @@ static void evaluate(int32_t h) {
     }
 }
 
+/* Where the relation's table with every argument free is complete already (legal moves,
+ * asked again for one role by a terminal test), a call's answers are read from it. */
+static const int32_t *K_FULL;  /* the kind with every argument free, or -1 */
+static const int64_t *K_MASK;  /* the bound argument positions */
+
+static int from_full(int32_t kind, const T *key, int32_t h) {
+    int32_t full = K_FULL[kind];
+    if (full < 0 || K_SPACE[kind] == 0 || K_NF[full] > 62) return 0;
+    int32_t hf = table_of(full, NULL, 0);
+    if (hf < 0 || TB(hf).status != S_COMPLETE) return 0;
+    int32_t arity = K_NF[full], nf = K_NF[kind];
+    int64_t mask = K_MASK[kind];
+    T vals[64];
+    for (int32_t a = 0; a < TB(hf).n_ans; a++) {
+        const T *tuple = TB(hf).ans + (int64_t)a * arity;
+        int32_t j = 0, f = 0, same = 1;
+        for (int32_t i = 0; i < arity && same; i++) {
+            if ((mask >> i) & 1) same = tuple[i] == key[j++];
+            else vals[f++] = tuple[i];
+        }
+        if (!same) continue;
+        if (h < 0) return 1;  /* a test: one match answers it */
+        add_answer(h, nf ? vals : NULL);
+        if (nf == 0) break;
+    }
+    if (h < 0) return -1;
+    TB(h).status = S_COMPLETE;
+    return 1;
+}
+
 /* The table of the call (kind, key), evaluated unless it is on the stack already. */
 static int32_t call(int32_t kind, const T *key) {
     int32_t h = table_of(kind, key, 1);
+    if (TB(h).status == S_NEW && from_full(kind, key, h)) return h;
     switch (TB(h).status) {
     case S_COMPLETE:
         return h;
@@ -507,7 +538,9 @@ typedef int (*TestFn)(const T *key);
 static int test_memo(int32_t kind, const T *key, TestFn body) {
     int32_t h = table_of(kind, key, 1);
     if (TB(h).status == S_COMPLETE) return TB(h).n_ans;
-    int r = body(key);  /* off every cycle: never this table again (its handle stays) */
+    int known = from_full(kind, key, -1);
+    int r = known ? known > 0 : body(key);  /* off every cycle: this table is not asked
+                                               * for again while it is evaluated */
     TB(h).n_ans = r;
     TB(h).status = S_COMPLETE;
     return r;

@@ -168,7 +168,11 @@ def compare_backends(text: str, *, playouts: int = 10, seed: int = 0, max_steps:
         note = auto.statistics.backend_note
         if auto.backend != "position":
             games[str(auto.backend)] = auto
-        if auto.backend in ("native", "propnet", "clingo") and "clingo" not in games:
+        # Auto on the compiled rules may have timed them against clingo's ground program.
+        grounded = any("in clingo" in step.reason
+                       for step in auto.statistics.backend_reason.steps)
+        if (auto.backend in ("native", "propnet", "clingo") or grounded) and \
+                "clingo" not in games:
             games["clingo"] = Game.from_description(loaded.description, backend="clingo")
         if auto.backend == "native":  # the same network as generated Python, compared too
             games["propnet"] = Game.from_description(
