@@ -520,9 +520,11 @@ class _Compiler:
         parts.append(_array("int64_t", "KIND_MASK", masks))
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
         parts.append(f"static const EvalFn KIND_EVAL[{len(ordered)}] = {{{evals}}};")
-        parts.extend(self.functions)
-        generated = "\n".join(parts) + "\n"
-        text = f"{_resource('runtime.h')}\n{generated}\n{_resource('api.h')}"
+        tables = "\n".join(parts) + "\n"
+        functions = "\n".join(self.functions) + "\n"
+        generated = tables + functions
+        text = (f"{_resource('runtime.h')}\n{tables}\n{_resource('indexes.h')}\n{functions}\n"
+                f"{_resource('api.h')}")
         return GameSource(text, generated, names, len(ordered), self.compiled_rules)
 
 

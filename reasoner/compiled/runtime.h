@@ -546,10 +546,9 @@ static int test_memo(int32_t kind, const T *key, TestFn body) {
     return r;
 }
 
-/* Static relations read through indexes built at setup (api.h): a bitset for a fully
- * bound test, runs of answers for a partly bound call; the tables where there is none. */
-static int static_test(int32_t kind, const T *key, TestFn body);
-static int32_t static_answers(int32_t kind, const T *key, const T **out);
+/* Static relations are read through indexes built at setup (indexes.h, api.h): a bitset
+ * for a fully bound test, runs of answers for a partly bound call; the tables where there
+ * is none. */
 
 /* ---- resolution of fully bound recursive calls -------------------------------------------
  * A fully bound call of a recursive relation (is this ray clear?) is first answered by
