@@ -56,7 +56,7 @@ class GameSource:
     by id (goal values come back as ids), the number of kinds and fluent indexes."""
 
     text: str
-    generated: str  # the part of ``text`` made from the game (the rest is the run-time's)
+    generated: str  # the parts of ``text`` made from the game (the rest is the run-time's)
     names: tuple[str, ...]
     kinds: int
     rules: int
