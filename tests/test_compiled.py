@@ -132,7 +132,7 @@ def test_the_generated_code_holds_no_text_of_the_game() -> None:
     source = game_source(description, description.roles,
                          parse_table(tables.fluent_texts), parse_table(tables.move_texts),
                          tables.move_role)
-    assert all(part in source.text for part in source.generated.split("\n\n"))
+    assert all(line in source.text for line in source.generated.splitlines())
     for name in ("*/", "/*", "}{", "#include", '"x'):
         assert name not in source.generated
     game = Game.from_gdl(HOSTILE, backend="compiled")
