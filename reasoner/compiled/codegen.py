@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
+from reasoner.compiled.relations import STATIC, RelationGraph, Signature
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -38,8 +39,6 @@ from reasoner.gdl.syntax import (
 
 __all__ = ["CompileRefusal", "GameSource", "game_source"]
 
-STATIC, STATE, MOVE = 0, 1, 2
-Signature = tuple[str, int]
 _SPECIAL = {("true", 1), ("does", 2)}
 # The estimated answers of a relation per argument that is not bound (where nothing better
 # is known): enough that a literal with fewer free arguments comes first.
@@ -124,9 +123,10 @@ class _Compiler:
                 self.initial_counts[functor] += 1
                 self.initial_args[functor].append(tuple(
                     self.names[a.name] if isinstance(a, Constant) else -1 for a in term.args))
-        self.classes = self._classes()
-        self.recursive = self._recursive()
-        self.scc_of = self._components()
+        graph = RelationGraph.of(self.rules)
+        self.classes = graph.classes
+        self.recursive = graph.recursive
+        self.scc_of = graph.components
         self.kinds: dict[tuple[Signature, tuple[bool, ...]], _Kind] = {}
         self.pending: list[_Kind] = []
         self.indexes: dict[tuple[int, int, tuple[int, ...]], int] = {}
@@ -166,74 +166,6 @@ class _Compiler:
             found = len(self.names) + len(self.compound_rows)
             self.compounds[key] = found
             self.compound_rows.append(key)
-        return found
-
-    # -- the relations' graph ---------------------------------------------------------------
-
-    def _edges(self) -> dict[Signature, set[Signature]]:
-        edges: dict[Signature, set[Signature]] = defaultdict(set)
-        for signature, rules in self.rules.items():
-            for rule in rules:
-                for literal in rule.body:
-                    inner = literal.literal if isinstance(literal, Not) else literal
-                    if isinstance(inner, Atom):
-                        edges[signature].add(inner.signature)
-        return edges
-
-    def _classes(self) -> dict[Signature, int]:
-        edges = self._edges()
-        classes: dict[Signature, int] = defaultdict(int)
-        classes[("true", 1)] = STATE
-        classes[("does", 2)] = MOVE
-        changed = True
-        while changed:
-            changed = False
-            for signature, targets in edges.items():
-                level = max((classes[t] for t in targets), default=STATIC)
-                if level > classes[signature]:
-                    classes[signature] = level
-                    changed = True
-        return classes
-
-    def _recursive(self) -> set[Signature]:
-        edges = self._edges()
-        found: set[Signature] = set()
-        for start in list(edges):
-            seen: set[Signature] = set()
-            todo = list(edges[start])
-            while todo:
-                node = todo.pop()
-                if node == start:
-                    found.add(start)
-                    break
-                if node in seen:
-                    continue
-                seen.add(node)
-                todo.extend(edges.get(node, ()))
-        return found
-
-    def _components(self) -> dict[Signature, int]:
-        """The strongly connected component of every recursive relation, numbered."""
-        edges = self._edges()
-
-        def reach(start: Signature) -> set[Signature]:
-            seen: set[Signature] = set()
-            todo = list(edges.get(start, ()))
-            while todo:
-                node = todo.pop()
-                if node not in seen:
-                    seen.add(node)
-                    todo.extend(edges.get(node, ()))
-            return seen
-
-        reaches = {signature: reach(signature) for signature in self.recursive}
-        found: dict[Signature, int] = {}
-        for signature in sorted(self.recursive):
-            if signature not in found:
-                number = len(set(found.values()))
-                for other in sorted(self.recursive):
-                    if other in reaches[signature] and signature in reaches[other]:
-                        found[other] = number
         return found
 
     # -- kinds ------------------------------------------------------------------------------
