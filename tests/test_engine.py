@@ -363,7 +363,7 @@ def test_bounds_and_backends_are_named_by_enums() -> None:
         Game.from_gdl(COUNTER, backend="prolog")
     assert (refused.value.argument, refused.value.value) == ("backend", "prolog")
     assert refused.value.allowed == (
-        "clingo", "native", "propnet", "position", "topdown", "auto")
+        "clingo", "native", "propnet", "position", "compiled", "topdown", "auto")
 
 
 @pytest.mark.parametrize("backend", ["native", "propnet", "clingo"])

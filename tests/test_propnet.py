@@ -228,7 +228,7 @@ def test_service_loads_on_the_backend_asked_for() -> None:
                                pb.LoadGameRequest(gdl=text,
                                                   options=pb.LoadOptions(backend="gpu")))
         assert (detail.kind, detail.reason) == (pb.ERROR_KIND_REQUEST, "unknown-backend")
-        assert "clingo, native, propnet, position, topdown, auto" in detail.message
+        assert "clingo, native, propnet, position, compiled, topdown, auto" in detail.message
         for backend in ("clingo", "propnet"):
             response = srv.stub.Simulate(pb.SimulateRequest(
                 from_initial=True, game_id=infos[backend].game_id, playouts=100, seed=1))
