@@ -288,5 +288,5 @@ def test_competition_game_loads_within_the_bound(corpus: Path, name: str) -> Non
     (fate,) = sweep([corpus / name], limits=Limits(seconds=30, memory_mb=4096), playouts=1,
                     max_steps=20, seed=0)
     assert fate.fate == "loaded", f"{name}: {fate.fate}: {fate.reason}"
-    assert fate.backend in ("native", "propnet", "clingo", "topdown", "position")
+    assert fate.backend in ("native", "propnet", "clingo", "compiled", "topdown", "position")
     assert fate.steps > 0

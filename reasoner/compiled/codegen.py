@@ -9,7 +9,15 @@ literals) as soon as their variables are bound. ``true`` reads the state through
 from the fluent table (the fluents of one functor by some of their arguments); ``does``
 reads the joint move; any other relation is a call, whose answers are kept in a table for
 as long as what the relation depends on stays the same (static relations: the whole game).
-A fully bound call of a relation off every cycle stops at its first proof.
+A fully bound call of a relation off every cycle stops at its first proof; one of a
+recursive relation is first resolved depth first (``sl`` functions), the tables answering
+where that leaves it open; a static relation called from above the static ones reads the
+index built for it at setup (``indexes.h``).
+
+The join order's estimates: a fully bound literal is a test; ``true`` expects as many
+answers as the initial state has fluents per key of the index (its own count where the
+key is constants); a relation of facts its facts per key; any other relation
+:data:`_PER_FREE_ARGUMENT` per argument that is not bound.
 
 No text of the game reaches the C source: names, relations, terms, fluents and moves all
 become integers.
@@ -111,7 +119,6 @@ class _Compiler:
         self.move_ids = [self._term(t) for t in moves]
         self.role_ids = [self.names[name] for name in roles]
         self.move_role = list(move_role)
-        self.fluent_of = {t: i for i, t in enumerate(self.fluent_ids)}
         # The initial state's fluents per functor and arity, from ground init facts.
         self.initial_counts: dict[tuple[int, int], int] = defaultdict(int)
         self.initial_args: dict[tuple[int, int], list[tuple[int, ...]]] = defaultdict(list)

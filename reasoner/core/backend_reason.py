@@ -18,9 +18,9 @@ __all__ = ["BackendReason", "ReasonStep"]
 @dataclass(frozen=True)
 class ReasonStep:
     """One step of a load's way to its backend: about ``backend`` ("network", "native",
-    "clingo" or "topdown"), ``reason`` happened, so ``then`` (empty where the step leads
-    nowhere new); ``bound`` names the bound that was hit ("size", "time", "memory", or
-    empty) and ``relation`` the relation that grew past it, where known.
+    "clingo", "compiled" or "topdown"), ``reason`` happened, so ``then`` (empty where the
+    step leads nowhere new); ``bound`` names the bound that was hit ("size", "time",
+    "memory", or empty) and ``relation`` the relation that grew past it, where known.
 
     >>> str(ReasonStep("topdown", "SWI-Prolog is not installed", "clingo grounds them"))
     'SWI-Prolog is not installed, so clingo grounds them'

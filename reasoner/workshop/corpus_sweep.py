@@ -58,7 +58,8 @@ class SweepResult:
     steps: int = 0
     seconds: float = 0.0
     rules: int = 0  # ground rules of the instantiated game (instantiation sweeps)
-    # the backend it loaded on ("native", "propnet", "clingo", "topdown", "position")
+    # the backend it loaded on ("native", "propnet", "clingo", "compiled", "topdown",
+    # "position")
     backend: str = ""
     gates: int = 0  # of its network, when it got one
 
@@ -238,7 +239,8 @@ def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
         backends = Counter(f.backend for f in loaded)
         lines.append(f"backends of the {len(loaded)} files that loaded: "
                      + ", ".join(f"{backends[b]} {b}" for b in ("native", "propnet", "clingo",
-                                                                     "topdown", "position")
+                                                                     "compiled", "topdown",
+                                                                     "position")
                                  if backends[b]))
         load = sorted(f.load_ms / 1000 for f in loaded)
         lines.append(f"load seconds: median {_quantile(load, 0.5):.2f}, 90th percentile "
