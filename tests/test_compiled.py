@@ -15,7 +15,7 @@ from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
 from reasoner.compiled import build
 from reasoner.compiled.codegen import game_source
-from reasoner.compiled.machine import CompiledMachine, parse_table
+from reasoner.compiled.machine import CompiledMachine
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.engine import backend
 from reasoner.engine.backend import build_machine
@@ -129,9 +129,8 @@ def test_the_generated_code_holds_no_text_of_the_game() -> None:
     become integers: none of the game's names is in the source, and the game plays."""
     description = parse_gdl(HOSTILE)
     tables = id_tables(compute_superset(translate(description)), description.roles)
-    source = game_source(description, description.roles,
-                         parse_table(tables.fluent_texts), parse_table(tables.move_texts),
-                         tables.move_role)
+    source = game_source(description, description.roles, tables.fluent_texts,
+                         tables.move_texts, tables.move_role)
     assert all(line in source.text for line in source.generated.splitlines())
     for name in ("*/", "/*", "}{", "#include", '"x'):
         assert name not in source.generated

@@ -25,6 +25,7 @@ become integers.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ from reasoner.gdl.syntax import (
 __all__ = ["CompileRefusal", "GameSource", "game_source"]
 
 _SPECIAL = {("true", 1), ("does", 2)}
+_TOKENS = re.compile(r"[()]|[^() ]+")
 # The estimated answers of a relation per argument that is not bound (where nothing better
 # is known): enough that a literal with fewer free arguments comes first.
 _PER_FREE_ARGUMENT = 8.0
@@ -93,7 +95,7 @@ def _ground(term: Term, bound: set[str]) -> bool:
 
 class _Compiler:
     def __init__(self, description: GameDescription, roles: Sequence[str],
-                 fluents: Sequence[Term], moves: Sequence[Term],
+                 fluent_texts: Sequence[str], move_texts: Sequence[str],
                  move_role: Sequence[int]) -> None:
         self.rules: dict[Signature, list[Rule]] = defaultdict(list)
         for rule in description:
@@ -111,12 +113,17 @@ class _Compiler:
                         self._collect((inner.left, inner.right))
         for name in roles:
             self._name(name)
-        self._collect(fluents)
-        self._collect(moves)
+        # The tables' texts as tokens (names never hold a space or a parenthesis).
+        fluent_tokens = [_TOKENS.findall(text) for text in fluent_texts]
+        move_tokens = [_TOKENS.findall(text) for text in move_texts]
+        for tokens in (*fluent_tokens, *move_tokens):
+            for token in tokens:
+                if token not in "()":
+                    self._name(token)
         self.compounds: dict[tuple[int, tuple[int, ...]], int] = {}
         self.compound_rows: list[tuple[int, tuple[int, ...]]] = []
-        self.fluent_ids = [self._term(t) for t in fluents]
-        self.move_ids = [self._term(t) for t in moves]
+        self.fluent_ids = [self._table_term(tokens) for tokens in fluent_tokens]
+        self.move_ids = [self._table_term(tokens) for tokens in move_tokens]
         self.role_ids = [self.names[name] for name in roles]
         self.move_role = list(move_role)
         # The initial state's fluents per functor and arity, from ground init facts.
@@ -162,18 +169,46 @@ class _Compiler:
                 self._name(term.name)
                 self._collect(term.args)
 
-    def _term(self, term: Term) -> int:
-        if isinstance(term, Constant):
-            return self.names[term.name]
-        if isinstance(term, Variable):
-            raise CompileRefusal(f"the table term {term} is not ground")
-        key = (self.names[term.name], tuple(self._term(arg) for arg in term.args))
+    def _compound(self, functor: int, args: tuple[int, ...]) -> int:
+        key = (functor, args)
         found = self.compounds.get(key)
         if found is None:
             found = len(self.names) + len(self.compound_rows)
             self.compounds[key] = found
             self.compound_rows.append(key)
         return found
+
+    def _table_term(self, tokens: list[str]) -> int:
+        """The id of a table's term from its text's tokens."""
+        stack: list[list[int]] = []
+        result = -1
+        for token in tokens:
+            if token == "(":
+                stack.append([])
+                continue
+            if token == ")":
+                if not stack or len(stack[-1]) < 2:
+                    raise CompileRefusal(f"a table term does not read back: {' '.join(tokens)}")
+                items = stack.pop()
+                found = self._compound(items[0], tuple(items[1:]))
+            else:
+                found = self.names[token]
+            if stack:
+                stack[-1].append(found)
+            elif result >= 0:
+                raise CompileRefusal(f"a table term does not read back: {' '.join(tokens)}")
+            else:
+                result = found
+        if result < 0 or stack:
+            raise CompileRefusal(f"a table term does not read back: {' '.join(tokens)}")
+        return result
+
+    def _term(self, term: Term) -> int:
+        if isinstance(term, Constant):
+            return self.names[term.name]
+        if isinstance(term, Variable):
+            raise CompileRefusal(f"the table term {term} is not ground")
+        return self._compound(self.names[term.name], tuple(self._term(arg) for arg in term.args))
 
     # -- kinds ------------------------------------------------------------------------------
 
@@ -680,13 +715,15 @@ class _Writer:
         self.match(move, f"cur_joint[{r}]")
 
 
-def game_source(description: GameDescription, roles: Sequence[str], fluents: Sequence[Term],
-                moves: Sequence[Term], move_role: Sequence[int]) -> GameSource:
-    """The C source of ``description`` over the engine's tables (fluent ``i`` is
-    ``fluents[i]``, move ``j`` is ``moves[j]`` of role ``move_role[j]``).
+def game_source(description: GameDescription, roles: Sequence[str],
+                fluent_texts: Sequence[str], move_texts: Sequence[str],
+                move_role: Sequence[int]) -> GameSource:
+    """The C source of ``description`` over the engine's tables (fluent ``i`` is the term
+    of ``fluent_texts[i]``, move ``j`` that of ``move_texts[j]``, of role ``move_role[j]``;
+    the texts as :func:`reasoner.asp.symbols.symbol_to_gdl` writes them).
 
     Raises:
-        CompileRefusal: a rule is unsafe, or a table term is not ground.
+        CompileRefusal: a rule is unsafe, or a table text does not read back as one term.
     """
-    compiler = _Compiler(description, roles, fluents, moves, move_role)
+    compiler = _Compiler(description, roles, fluent_texts, move_texts, move_role)
     return compiler.source()

@@ -22,14 +22,12 @@ from reasoner.core.state_cache import StateCache
 from reasoner.core.values import Goals, StateInfo
 from reasoner.core.walk import MachineStepper, Simulation, simulate_sequentially
 from reasoner.errors import (
-    GdlSyntaxError,
     GdlValidationError,
     GoalValueError,
     NoLegalMoveError,
     ResourceLimitError,
 )
-from reasoner.gdl.parser import parse_term
-from reasoner.gdl.syntax import GameDescription, Term
+from reasoner.gdl.syntax import GameDescription
 
 __all__ = ["COMPILED_MEMORY_MIB", "COMPILED_SECONDS", "CompiledMachine"]
 
@@ -64,18 +62,6 @@ def _library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
     return lib, lock
 
 
-def parse_table(texts: Sequence[str]) -> list[Term]:
-    """The terms of a fluent or move table's texts.
-
-    Raises:
-        CompileRefusal: a text does not read back as one term.
-    """
-    try:
-        return [parse_term(text, case_sensitive=True) for text in texts]
-    except GdlSyntaxError as error:
-        raise CompileRefusal(f"a table term does not read back as GDL ({error})") from None
-
-
 class CompiledMachine:
     """A game answered by its rules compiled to C (thread-safe)."""
 
@@ -101,9 +87,8 @@ class CompiledMachine:
         self.seconds = seconds
         self.memory_mib = memory_mib
         start = time.perf_counter()
-        self.source: GameSource = game_source(
-            description, self.roles, parse_table(self.fluent_texts),
-            parse_table(self.move_texts), self.move_role)
+        self.source: GameSource = game_source(description, self.roles, self.fluent_texts,
+                                              self.move_texts, self.move_role)
         self.generate_ms = (time.perf_counter() - start) * 1e3
         start = time.perf_counter()
         self._lib, self._lock = _library(shared_object(self.source.text))
