@@ -442,7 +442,12 @@ static void push(int32_t **stack, int32_t *n, int32_t *cap, int32_t v) {
     (*stack)[(*n)++] = v;
 }
 
+/* Tables evaluated one inside another recurse in C: deeper than this, the call is refused
+ * as past the memory bound rather than overflowing the thread's stack. */
+#define CALL_DEPTH 20000
+
 static void evaluate(int32_t h) {
+    if (n_call >= CALL_DEPTH) rt_fail(E_MEMORY);
     int32_t component = K_SCC[TB(h).kind];
     if (component >= 0) scc_active[component]++;
     int32_t dfs = ++dfs_counter;
@@ -557,6 +562,7 @@ static int test_memo(int32_t kind, const T *key, TestFn body) {
  * the work stayed within SLD_BUDGET calls; otherwise, and wherever a table of the same
  * component is being evaluated (its answers are not all there yet), the tables answer. */
 #define SLD_BUDGET 100000
+#define SLD_DEPTH 2000
 typedef int (*SldFn)(const T *key);
 static int32_t *sld_kinds, n_sld, cap_sld;
 static T *sld_keys;
@@ -566,7 +572,8 @@ static int sld_cut, sld_spent;
 
 static int sld_enter(int32_t kind, const T *key) {
     if (sld_spent) return 1;
-    if (--sld_budget < 0) { sld_spent = 1; return 1; }
+    /* past the budget, or deeper than SLD_DEPTH (the C stack's): the tables answer */
+    if (--sld_budget < 0 || n_sld >= SLD_DEPTH) { sld_spent = 1; return 1; }
     int32_t nb = K_NB[kind];
     int64_t at = n_sld_keys;
     for (int32_t i = n_sld - 1; i >= 0; i--) {
