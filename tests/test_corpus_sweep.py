@@ -283,9 +283,11 @@ def test_corpus_instantiation_table(corpus: Path,
 
 @pytest.mark.parametrize("name", corpus_params(COMPETITION_GAMES))
 def test_competition_game_loads_within_the_bound(corpus: Path, name: str) -> None:
-    """Chess, amazons, hex, skirmish and racer load under auto within 30 s and 4 GiB and
-    play a first playout of up to 20 steps (on whichever backend auto settles for)."""
-    (fate,) = sweep([corpus / name], limits=Limits(seconds=30, memory_mb=4096), playouts=1,
+    """Chess, amazons, hex, skirmish and racer load under auto within a start clock of 60 s
+    and 4 GiB and play a first playout of up to 20 steps (on whichever backend auto settles
+    for; amazons' load, which times the compiled rules against top-down, takes 23 to 27 s
+    here, at the edge of the 30 s this test allowed before)."""
+    (fate,) = sweep([corpus / name], limits=Limits(seconds=60, memory_mb=4096), playouts=1,
                     max_steps=20, seed=0)
     assert fate.fate == "loaded", f"{name}: {fate.fate}: {fate.reason}"
     assert fate.backend in ("native", "propnet", "clingo", "compiled", "topdown", "position")
