@@ -151,13 +151,7 @@ static void setup(void) {
     n_kinds_rt = N_KINDS;
     dense = setup_alloc((int64_t)N_KINDS * sizeof(Dense));
     for (int32_t i = 0; i < N_NAMES; i++) {
-        if (n_terms == cap_terms) {
-            int32_t cap = cap_terms ? cap_terms * 2 : 1024;
-            t_fun = rt_grow(t_fun, cap_terms * 4, (int64_t)cap * 4);
-            t_ar = rt_grow(t_ar, cap_terms * 4, (int64_t)cap * 4);
-            t_off = rt_grow(t_off, cap_terms * 4, (int64_t)cap * 4);
-            cap_terms = cap;
-        }
+        term_room();
         t_fun[n_terms] = i;
         t_ar[n_terms] = 0;
         t_off[n_terms] = n_args;

@@ -653,25 +653,22 @@ class _Writer:
                 self.open(f"if (rec_test({kind.index}, {key}, sl{kind.index}))")
             return
         free = [arg for arg, b in zip(atom.args, bound, strict=True) if not b]
-        h, i = self.fresh("h"), self.fresh("i")
-        names = []
-        if self._indexed(kind):
+        i = self.fresh("i")
+        if self._indexed(kind):  # a static index's run, else the call's table
             a, n = self.fresh("a"), self.fresh("n")
             self.stmt(f"const T *{a}; int32_t {n} = static_answers({kind.index}, {key}, &{a});")
-            self.open(f"for (int32_t {i} = 0; {i} < {n}; {i}++)")
-            self.stmt("rt_tick();")
-            for j in range(len(free)):
-                x = self.fresh("x")
-                self.stmt(f"T {x} = {a}[(int64_t){i} * {len(free)} + {j}];")
-                names.append(x)
+            count, element = n, f"{a}[(int64_t){i} * {len(free)} + {{j}}]"
         else:
+            h = self.fresh("h")
             self.stmt(f"int32_t {h} = call({kind.index}, {key});")
-            self.open(f"for (int32_t {i} = 0; {i} < TB({h}).n_ans; {i}++)")
-            self.stmt("rt_tick();")
-            for j in range(len(free)):
-                x = self.fresh("x")
-                self.stmt(f"T {x} = ANS({h}, {i}, {j});")
-                names.append(x)
+            count, element = f"TB({h}).n_ans", f"ANS({h}, {i}, {{j}})"
+        self.open(f"for (int32_t {i} = 0; {i} < {count}; {i}++)")
+        self.stmt("rt_tick();")
+        names = []
+        for j in range(len(free)):
+            x = self.fresh("x")
+            self.stmt(f"T {x} = {element.format(j=j)};")
+            names.append(x)
         for arg, x in zip(free, names, strict=True):
             self.match(arg, x)
 

@@ -104,6 +104,16 @@ static void term_rehash(void) {
     }
 }
 
+/* Room for one more term in the term arrays. */
+static void term_room(void) {
+    if (n_terms < cap_terms) return;
+    int32_t cap = cap_terms ? cap_terms * 2 : 1024;
+    t_fun = rt_grow(t_fun, cap_terms * 4, (int64_t)cap * 4);
+    t_ar = rt_grow(t_ar, cap_terms * 4, (int64_t)cap * 4);
+    t_off = rt_grow(t_off, cap_terms * 4, (int64_t)cap * 4);
+    cap_terms = cap;
+}
+
 /* The id of the compound term f(a...), made if absent (insert) or -1 (lookup only). */
 static T term_find(int32_t f, int32_t n, const T *a, int insert) {
     if (2 * (int64_t)n_terms >= t_slot_cap) term_rehash();
@@ -115,13 +125,7 @@ static T term_find(int32_t f, int32_t n, const T *a, int insert) {
         s = (s + 1) & (uint64_t)(t_slot_cap - 1);
     }
     if (!insert) return -1;
-    if (n_terms == cap_terms) {
-        int32_t cap = cap_terms ? cap_terms * 2 : 1024;
-        t_fun = rt_grow(t_fun, cap_terms * 4, (int64_t)cap * 4);
-        t_ar = rt_grow(t_ar, cap_terms * 4, (int64_t)cap * 4);
-        t_off = rt_grow(t_off, cap_terms * 4, (int64_t)cap * 4);
-        cap_terms = cap;
-    }
+    term_room();
     if (n_args + n > cap_args) {
         int32_t cap = cap_args ? cap_args * 2 : 4096;
         while (cap < n_args + n) cap *= 2;
