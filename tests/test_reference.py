@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.asp.superset import supersets
 from reasoner.engine.game import Game
 from reasoner.errors import ReferenceFailure
 from reasoner.gdl.parser import parse_game
+from reasoner.instantiate.supersets import supersets
 from reasoner.reference import ReferenceSolver, prolog_program
 from tests.conftest import CORPUS, GAMES, corpus_params
 

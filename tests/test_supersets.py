@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.asp.superset import supersets
+from reasoner.instantiate.supersets import supersets
 from tests.conftest import BUNDLED, ROOT
 
 FOUR_CELLS = """

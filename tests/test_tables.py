@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.asp.superset import compute_superset, supersets
+from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
 from reasoner.crosscheck.run import crosscheck_game
 from reasoner.gdl.parser import parse_gdl
+from reasoner.instantiate.supersets import supersets
 
 # A counter that stops at its maximum only through (not (top ?n)), a static relation, and
 # whose values are lines of a program: without the negation, line numbers run to 30, and

@@ -16,10 +16,7 @@ from reasoner.asp.symbols import (
     symbol_to_gdl,
     symbol_tree,
 )
-from reasoner.asp.translate import Translation, translate
-from reasoner.gdl.parser import parse_gdl
-from reasoner.gdl.syntax import GameDescription
-from reasoner.gdl.validation import validate
+from reasoner.asp.translate import Translation
 
 __all__ = [
     "AtomSuperset",
@@ -29,9 +26,8 @@ __all__ = [
     "Superset",
     "compute_atom_superset",
     "compute_superset",
-    "description_supersets",
+    "ground_within",
     "new_control",
-    "supersets",
 ]
 
 
@@ -164,19 +160,27 @@ class AtomSuperset:
     fluents: tuple[str, ...]
     moves: tuple[tuple[str, str], ...]
     seconds: float
+    # The relations ("name/arity") whose atoms are only the instances that the rules ask
+    # for, where the full grounding was over its budget (see reasoner.instantiate.supersets);
+    # empty: every relation in full.
+    demanded: tuple[str, ...] = ()
 
     @property
     def size(self) -> int:
         return sum(len(group) for group in self.atoms.values())
 
 
-def compute_atom_superset(translation: Translation) -> AtomSuperset:
+def compute_atom_superset(translation: Translation,
+                          budget: GroundingBudget | None = None) -> AtomSuperset | None:
     """Ground a relaxed program (best one made with ``relaxed_everything=True``) and read
-    every atom back as GDL."""
+    every atom back as GDL; None where ``budget`` stopped the grounding."""
     start = time.perf_counter()
     ctl = new_control()
     ctl.add("base", [], translation.relaxed_program)
-    ctl.ground([("base", [])])
+    if budget is None:
+        ctl.ground([("base", [])])
+    elif not ground_within(ctl, budget):
+        return None
     groups: dict[tuple[str, int], list[str]] = {}
     fluents: list[str] = []
     moves: list[tuple[str, str]] = []
@@ -195,25 +199,3 @@ def compute_atom_superset(translation: Translation) -> AtomSuperset:
         atoms={sig: tuple(sorted(texts)) for sig, texts in sorted(groups.items())},
         fluents=tuple(sorted(fluents)), moves=tuple(sorted(moves)),
         seconds=time.perf_counter() - start)
-
-
-def supersets(text: str, *, case_sensitive: bool = False, strict: bool = False) -> AtomSuperset:
-    """Every fluent, move and auxiliary atom of a GDL game that could ever hold (negative
-    literals dropped, ``distinct`` kept, every legal move possible and every ``next``
-    fluent a possible fluent until nothing changes: docs/semantics/instantiation.md, after
-    Kissmann and Edelkamp). Whatever can hold in the real game is in it, which may hold
-    more (every king move, attacked or not).
-
-    Raises:
-        GdlError: the text is not valid GDL.
-    """
-    description = parse_gdl(text, case_sensitive=case_sensitive)
-    validate(description, strict=strict)
-    return description_supersets(description)
-
-
-def description_supersets(description: GameDescription) -> AtomSuperset:
-    """The supersets of an already validated game (see :func:`supersets`)."""
-    # No unfolding: every auxiliary relation of the source keeps its atoms.
-    return compute_atom_superset(translate(description, unfold_calls=False,
-                                           relaxed_everything=True))

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from reasoner.asp.superset import AtomSuperset
     from reasoner.instantiate.gddl import GddlGame
     from reasoner.instantiate.ground_game import InstantiatedGame
+    from reasoner.instantiate.supersets import Method
+
+# The default bound of the grounding-only commands (a game's start clock is often shorter:
+# their output is for planners and solvers, made once).
+GROUNDING_SECONDS = 120.0
 
 __all__ = ["register"]
 
@@ -40,8 +45,13 @@ def register(commands: Commands) -> None:
     p.add_argument("game", metavar="GAME")
     p.add_argument("--list", action="store_true", help="list the atoms, not only their counts")
     p.add_argument("--json", action="store_true", help="one JSON object with every atom")
+    p.add_argument("--method", choices=("auto", "full", "demanded"), default="auto",
+                   help="full: ground the relaxed program in full, however large; demanded: "
+                        "evaluate the compiled relaxed rules, relations called with bound "
+                        "arguments holding the instances asked for; auto (default): full "
+                        "within a budget, else demanded")
     progress_option(p)
-    limit_options(p)
+    limit_options(p, timeout=GROUNDING_SECONDS)
     p.set_defaults(run=_supersets_command)
 
     p = commands.add_parser("ground", help="the instantiated (variable-free) game")
@@ -58,7 +68,7 @@ def register(commands: Commands) -> None:
                         "whole one first")
     progress_option(p)
     p.add_argument("--stats", action="store_true", help="print statistics to stderr")
-    limit_options(p)
+    limit_options(p, timeout=GROUNDING_SECONDS)
     p.set_defaults(run=_ground)
 
     p = commands.add_parser("mutexes", help="groups of fluents that never hold together")
@@ -71,15 +81,15 @@ def register(commands: Commands) -> None:
     p.set_defaults(run=_mutexes)
 
 
-def _supersets(text: str, name: str, shown: bool | None) -> AtomSuperset:
+def _supersets(text: str, name: str, shown: bool | None, method: Method) -> AtomSuperset:
     """The work of ``supersets``, in the bounded child."""
-    from reasoner.asp.superset import supersets
     from reasoner.console.progress import PhaseProgress
+    from reasoner.instantiate.supersets import supersets
 
     phases = PhaseProgress(f"supersets {name}", enabled=shown)
     try:
         phases.phase("grounding the relaxed program")
-        return supersets(text)
+        return supersets(text, method=method)
     finally:
         phases.close()
 
@@ -88,8 +98,8 @@ def _supersets_command(args: argparse.Namespace) -> int:
     try:
         text = read(args.game)
         # The superset grounding itself may explode: bounded, it runs in a child process.
-        found = grounding(_supersets, (text, Path(args.game).stem, progress(args)), text,
-                          args)
+        found = grounding(_supersets, (text, Path(args.game).stem, progress(args),
+                                       args.method), text, args)
     except (ReasonerError, CommandError):
         end_progress_line(args)
         raise
@@ -100,12 +110,18 @@ def _supersets_command(args: argparse.Namespace) -> int:
             "moves": [{"role": r, "move": m} for r, m in found.moves],
             "atoms": {f"{name}/{arity}": list(texts)
                       for (name, arity), texts in found.atoms.items()},
+            "demanded": list(found.demanded),
         }))
         return EXIT_OK
     print(f"{args.game}: {found.size} ground atoms in {found.seconds * 1e3:.1f} ms: "
           f"{len(found.fluents)} fluents, {len(found.moves)} moves")
+    if found.demanded:
+        print(f"  (over the full grounding's budget: the {len(found.demanded)} relations "
+              "marked * hold the instances the rules ask for)")
+    demanded = set(found.demanded)
     for (name, arity), texts in found.atoms.items():
-        print(f"  {name}/{arity}: {len(texts)}")
+        mark = " *" if f"{name}/{arity}" in demanded else ""
+        print(f"  {name}/{arity}: {len(texts)}{mark}")
         if args.list:
             for text in texts:
                 print(f"    {text}")

@@ -384,3 +384,65 @@ int cg_playouts(double seconds, const uint64_t *state, int32_t count, uint64_t s
     }
     return 0;
 }
+
+/* Every answer of root relation ``root`` (see ROOT_KIND) in ``state``: n_out answers, each
+ * its arguments' terms, written to out when they fit in cap terms (else -1: ask again with
+ * room for them, the table is kept). */
+int cg_root(double seconds, const uint64_t *state, int32_t root, int32_t *out, int64_t cap,
+            int64_t *n_out) {
+    int code = setjmp(rt_jump);
+    if (code) { drop_all(); return code; }
+    arm(seconds);
+    set_state(state);
+    int32_t k = ROOT_KIND[root];
+    if (KIND_TEST[k]) {
+        *n_out = test_memo(k, NULL, KIND_TEST[k]) ? 1 : 0;
+        return 0;
+    }
+    int32_t h = call(k, NULL);
+    int64_t n = TB(h).n_ans, width = K_NF[k];
+    *n_out = n;
+    if (n * width > cap) return -1;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < width; j++) out[i * width + j] = ANS(h, i, j);
+    return 0;
+}
+
+/* A term's name (its functor's for a compound) and, in args, its arguments when they fit
+ * in cap; the answer is its arity. */
+int32_t cg_term(int32_t t, int32_t *name, int32_t *args, int32_t cap) {
+    *name = TF(t);
+    int32_t n = TA(t);
+    for (int32_t i = 0; i < n && i < cap; i++) args[i] = TG(t, i);
+    return n;
+}
+
+/* Every table's atoms, as records of a kind and the relation's arguments (the call's bound
+ * ones and an answer's free ones, in the relation's order; a test's record only when it
+ * held): n_out ids, written to out when they fit in cap (else -1). */
+int cg_dump(int32_t *out, int64_t cap, int64_t *n_out) {
+    int64_t n = 0;
+    for (int s = 0; s < 3; s++) {
+        Space *sp = &spaces[s];
+        for (int32_t t = 0; t < sp->n; t++) {
+            Table *tb = &sp->tb[t];
+            int32_t k = tb->kind, nb = K_NB[k], nf = K_NF[k];
+            if (tb->status != S_COMPLETE) continue;
+            const T *key = sp->keys + tb->key;
+            int32_t rows = KIND_TEST[k] ? (tb->n_ans > 0) : tb->n_ans;
+            for (int32_t i = 0; i < rows; i++) {
+                if (n + 1 + nb + nf <= cap) {
+                    int32_t *rec = out + n;
+                    rec[0] = k;
+                    int32_t b = 0, f = 0;
+                    for (int32_t j = 0; j < nb + nf; j++)
+                        rec[1 + j] = (K_MASK[k] >> j) & 1 ? key[b++]
+                                                          : tb->ans[(int64_t)i * nf + f++];
+                }
+                n += 1 + nb + nf;
+            }
+        }
+    }
+    *n_out = n;
+    return n > cap ? -1 : 0;
+}

@@ -69,6 +69,8 @@ class GameSource:
     names: tuple[str, ...]
     kinds: int
     rules: int
+    # Per kind: its relation and which arguments a call binds (for reading tables back).
+    kind_patterns: tuple[tuple[Signature, tuple[bool, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,10 @@ def _ground(term: Term, bound: set[str]) -> bool:
 class _Compiler:
     def __init__(self, description: GameDescription, roles: Sequence[str],
                  fluent_texts: Sequence[str], move_texts: Sequence[str],
-                 move_role: Sequence[int]) -> None:
+                 move_role: Sequence[int], relaxed: bool = False) -> None:
+        # Relaxed: every call leaves its table (no inline tests, no resolution without
+        # tables), and a negative literal is asked and then ignored.
+        self.relaxed = relaxed
         self.rules: dict[Signature, list[Rule]] = defaultdict(list)
         for rule in description:
             for flat in flat_rules(rule):
@@ -217,8 +222,8 @@ class _Compiler:
         found = self.kinds.get(key)
         if found is None:
             test = all(bound) and signature not in self.recursive
-            inline = test and self.classes[signature] != STATIC and self._reads_only_state(
-                signature)
+            inline = test and not self.relaxed and self.classes[signature] != STATIC and \
+                self._reads_only_state(signature)
             found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline)
             self.pending.append(found)
         return found
@@ -253,7 +258,8 @@ class _Compiler:
             True for arg in r.head.args for _ in term_variables(arg))]
         if len(facts) > 8:
             blocks.append(self._emit_facts(kind, facts))
-            rules = [r for r in rules if r not in facts]
+            listed = {id(fact) for fact in facts}
+            rules = [r for r in rules if id(r) not in listed]
         for rule in rules:
             blocks.append(self._emit_rule(kind, rule))
             self.compiled_rules += 1
@@ -275,7 +281,8 @@ class _Compiler:
     def _resolved(self, kind: _Kind) -> bool:
         """Whether a fully bound call of a recursive relation is first tried by resolution
         (depth first, no tables, ancestors checked), its tables the fallback."""
-        return bool(kind.bound) and all(kind.bound) and kind.signature in self.recursive
+        return bool(kind.bound) and all(kind.bound) and kind.signature in self.recursive \
+            and not self.relaxed
 
     def _emit_resolution(self, kind: _Kind, rules: list[Rule], facts: list[Rule]) -> None:
         blocks = []
@@ -425,12 +432,13 @@ class _Compiler:
 
     # -- the whole source -------------------------------------------------------------------
 
-    def source(self) -> GameSource:
+    def source(self, roots: Sequence[Signature] = ()) -> GameSource:
         legal = self.kind(("legal", 2), (False, False))
         goal = self.kind(("goal", 2), (False, False))
         terminal = self.kind(("terminal", 0), ())
         following = self.kind(("next", 1), (False,))
         init = self.kind(("init", 1), (False,))
+        root_kinds = [self.kind(signature, (False,) * signature[1]) for signature in roots]
         self.generate()
         ordered = sorted(self.kinds.values(), key=lambda k: k.index)
         names = tuple(sorted(self.names, key=self.names.__getitem__))
@@ -494,12 +502,17 @@ class _Compiler:
         parts.append(_array("int64_t", "KIND_MASK", masks))
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
         parts.append(f"static const EvalFn KIND_EVAL[{len(ordered)}] = {{{evals}}};")
+        tests = ", ".join(f"bd{k.index}" if k.test else "0" for k in ordered)
+        parts.append(f"static const TestFn KIND_TEST[{len(ordered)}] = {{{tests}}};")
+        parts.append(f"#define N_ROOTS {len(root_kinds)}")
+        parts.append(_array("int32_t", "ROOT_KIND", [k.index for k in root_kinds]))
         tables = "\n".join(parts) + "\n"
         functions = "\n".join(self.functions) + "\n"
         generated = tables + functions
         text = (f"{_resource('runtime.h')}\n{tables}\n{_resource('indexes.h')}\n{functions}\n"
                 f"{_resource('api.h')}")
-        return GameSource(text, generated, names, len(ordered), self.compiled_rules)
+        return GameSource(text, generated, names, len(ordered), self.compiled_rules,
+                          tuple((k.signature, k.bound) for k in ordered))
 
 
 def _array(ctype: str, name: str, values: Sequence[int]) -> str:
@@ -590,7 +603,10 @@ class _Writer:
                 self.open(f"if ({self.construct(inner.left)} == {self.construct(inner.right)})")
             else:
                 assert isinstance(inner, Atom)
-                self.open(f"if (!({self._holds(inner)}))")
+                if self.compiler.relaxed:
+                    self.stmt(f"(void)({self._holds(inner)});")
+                else:
+                    self.open(f"if (!({self._holds(inner)}))")
         elif literal.signature == ("true", 1):
             self._true(literal.args[0])
         elif literal.signature == ("does", 2):
@@ -714,13 +730,17 @@ class _Writer:
 
 def game_source(description: GameDescription, roles: Sequence[str],
                 fluent_texts: Sequence[str], move_texts: Sequence[str],
-                move_role: Sequence[int]) -> GameSource:
+                move_role: Sequence[int], roots: Sequence[Signature] = (), *,
+                relaxed: bool = False) -> GameSource:
     """The C source of ``description`` over the engine's tables (fluent ``i`` is the term
     of ``fluent_texts[i]``, move ``j`` that of ``move_texts[j]``, of role ``move_role[j]``;
-    the texts as :func:`reasoner.asp.symbols.symbol_to_gdl` writes them).
+    the texts as :func:`reasoner.asp.symbols.symbol_to_gdl` writes them). Each relation of
+    ``roots`` can be asked for all its answers in a state (``cg_root``). ``relaxed``: every
+    call leaves its table, for ``cg_dump`` to read (no inline tests, no resolution without
+    tables), and negative literals are asked but hold (the relaxed reading).
 
     Raises:
         CompileRefusal: a rule is unsafe, or a table text does not read back as one term.
     """
-    compiler = _Compiler(description, roles, fluent_texts, move_texts, move_role)
-    return compiler.source()
+    compiler = _Compiler(description, roles, fluent_texts, move_texts, move_role, relaxed)
+    return compiler.source(roots)

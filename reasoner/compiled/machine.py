@@ -29,7 +29,8 @@ from reasoner.errors import (
 )
 from reasoner.gdl.syntax import GameDescription
 
-__all__ = ["COMPILED_MEMORY_MIB", "COMPILED_SECONDS", "CompiledMachine"]
+__all__ = ["COMPILED_MEMORY_MIB", "COMPILED_SECONDS", "CompiledMachine", "error_of",
+           "open_library"]
 
 # What one query may take, and what the tables of one game may hold, before a query is
 # refused (RESOURCE_EXHAUSTED over gRPC).
@@ -47,7 +48,8 @@ _U64P = ctypes.POINTER(ctypes.c_uint64)
 _I32P = ctypes.POINTER(ctypes.c_int32)
 
 
-def _library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
+def open_library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
+    """A compiled game's shared object, loaded, and the lock that serialises its calls."""
     lib = ctypes.CDLL(str(path))
     d, i32, i64 = ctypes.c_double, ctypes.c_int32, ctypes.c_int64
     lib.cg_start.argtypes = [d, i64, _U64P]
@@ -55,6 +57,9 @@ def _library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
     lib.cg_transition.argtypes = [d, _U64P, _I32P, _U64P, _I32P, _I32P, _I32P, _I32P, _I32P]
     lib.cg_playouts.argtypes = [d, _U64P, i32, ctypes.c_uint64, i32, _I32P,
                                 ctypes.POINTER(ctypes.c_int8), _I32P, _I32P]
+    lib.cg_root.argtypes = [d, _U64P, i32, _I32P, i64, ctypes.POINTER(ctypes.c_int64)]
+    lib.cg_term.argtypes = [i32, _I32P, _I32P, i32]
+    lib.cg_dump.argtypes = [_I32P, i64, ctypes.POINTER(ctypes.c_int64)]
     lib.cg_terms.restype = i64
     lib.cg_bytes.restype = i64
     with _LOCKS_LOCK:
@@ -91,7 +96,7 @@ class CompiledMachine:
                                               self.move_texts, self.move_role)
         self.generate_ms = (time.perf_counter() - start) * 1e3
         start = time.perf_counter()
-        self._lib, self._lock = _library(shared_object(self.source.text))
+        self._lib, self._lock = open_library(shared_object(self.source.text))
         self.compile_ms = (time.perf_counter() - start) * 1e3
         self._words = self._lib.cg_words()
         self._legal = (ctypes.c_int32 * max(1, len(self.move_texts)))()
@@ -219,15 +224,22 @@ class CompiledMachine:
         return StateInfo(tuple(tuple(sorted(x)) for x in legal), bool(terminal), found)
 
     def _check(self, code: int, what: str) -> None:
+        error_of(self.seconds, self.memory_mib)(code, what)
+
+
+def error_of(seconds: float, memory_mib: int) -> Callable[[int, str], None]:
+    """What checks an entry point's answer code: nothing for 0, else the error it stands for
+    (under the bounds ``seconds`` and ``memory_mib``), raised, ``what`` naming the query."""
+    def check(code: int, what: str) -> None:
         if code == 0:
             return
         if code == _E_MEMORY:
             raise ResourceLimitError(
-                f"the compiled rules' tables for {what} grew past {self.memory_mib} MiB",
-                "memory", limit=self.memory_mib, reason="compiled-tables")
+                f"the compiled rules' tables for {what} grew past {memory_mib} MiB",
+                "memory", limit=memory_mib, reason="compiled-tables")
         if code == _E_TIME:
-            raise ResourceLimitError(f"the compiled rules took more than {self.seconds:g} s "
-                                     f"for {what}", "time", limit=self.seconds,
+            raise ResourceLimitError(f"the compiled rules took more than {seconds:g} s "
+                                     f"for {what}", "time", limit=seconds,
                                      reason="compiled-time")
         if code == _E_UNSTRATIFIED:
             raise GdlValidationError("the rules are not stratified: a negated relation "
@@ -240,3 +252,4 @@ class CompiledMachine:
         if code == _E_MOVE:
             raise CompileRefusal(f"{what} has a move outside the move table")
         raise CompileRefusal(f"{what} failed in the compiled rules (code {code})")
+    return check

@@ -153,9 +153,11 @@ def progress_option(p: argparse.ArgumentParser) -> None:
                         "stderr is a terminal and the run takes over a second)")
 
 
-def limit_options(p: argparse.ArgumentParser) -> None:
-    """``--timeout`` and ``--memory``: the bounds of loading a game."""
-    p.add_argument("--timeout", type=seconds(zero=True), default=60.0,
-                   help="seconds allowed for loading a game (0: no bound)")
+def limit_options(p: argparse.ArgumentParser, timeout: float = 60.0) -> None:
+    """``--timeout`` and ``--memory``: the bounds of loading a game (``timeout``: the
+    default of ``--timeout``)."""
+    p.add_argument("--timeout", type=seconds(zero=True), default=timeout,
+                   help=f"seconds allowed for loading a game (0: no bound; default "
+                        f"{timeout:g})")
     p.add_argument("--memory", type=MEBIBYTES, default=4096,
                    help="MiB allowed for loading a game")

@@ -92,7 +92,7 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
     ``backend``; ``limits`` bound the engine's load (see :meth:`Game.from_gdl`). With
     ``backends``, compare every backend the game loads on with each other instead (see
     :func:`compare_backends`)."""
-    from reasoner.asp.superset import supersets as engine_supersets
+    from reasoner.instantiate.supersets import supersets as engine_supersets
     from reasoner.reference import ReferenceSolver
 
     if backends:

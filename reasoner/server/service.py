@@ -14,7 +14,6 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from reasoner.asp.relaxed_layers import description_layers as layers
-from reasoner.asp.superset import description_supersets
 from reasoner.asp.translate import translate
 from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import State, StateInfo
@@ -35,6 +34,7 @@ from reasoner.instantiate.ground_game import (
     description_gddl,
     instantiate_description,
 )
+from reasoner.instantiate.supersets import description_supersets
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.session_batches import joined

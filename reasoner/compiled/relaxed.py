@@ -1,0 +1,214 @@
+"""Relaxed atoms by compiled rules: the supersets of a game too large to ground in full.
+
+Grounding the relaxed program materialises every instance of every relation. Chess defines
+``(threatened_with_capture ?owner ?cx ?cy ?x ?y ?ignorex ?ignorey)`` over sixteen
+coordinates for each argument, and its full relaxed superset holds 11 million atoms, 8.4
+million of them of that one relation, which the game only ever asks with all seven
+arguments bound by the move at hand. Here the relaxed rules are evaluated as a top-down
+reasoner with tables would: only the instances some rule asks for.
+
+* The rules are rewritten demand-driven (:func:`reasoner.gdl.demand.demand_rules`, with the
+  queries ``init``, ``next``, ``legal``, ``role``, ``goal`` and ``terminal``); a negative call
+  makes demand as a positive one does. Then the relaxed reading: negative literals are
+  dropped (``distinct`` stays) and ``does`` is read from the move superset, every move at
+  once.
+* These rules are compiled to C (:mod:`reasoner.compiled.codegen`) with every relation a
+  root, and asked in one state: the fluent superset, every fluent at once. Each relation's
+  answers (its adorned copies' together, magic sets left out) are its atoms.
+
+What comes out is, per relation, the atoms that could ever hold among those that some rule
+reads: for a relation that is used in full, every atom the relaxed game admits; for one that
+is only called with bound arguments, the instances asked for. Relations of the second kind
+are listed in :attr:`DemandedAtoms.demanded`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from reasoner.compiled.build import shared_object
+from reasoner.compiled.codegen import CompileRefusal, game_source
+from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library
+from reasoner.gdl.normal_form import flat_rules
+from reasoner.gdl.parser import parse_term
+from reasoner.gdl.syntax import Atom, Function, GameDescription, Literal, Rule
+
+__all__ = ["DemandedAtoms", "demanded_atoms", "relaxed_rules"]
+
+Signature = tuple[str, int]
+QUERIES: tuple[Signature, ...] = (("init", 1), ("next", 1), ("legal", 2), ("role", 1),
+                                  ("goal", 2), ("terminal", 0))
+_BASE: tuple[Signature, ...] = (("true", 1), ("does", 2))
+_MAX_ARITY = 256
+_DOES = "does relaxed"  # a space: no name of the game
+# The runtime refuses calls nested deeper than 20,000 (CALL_DEPTH): a few frames each.
+_STACK_BYTES = 512 * 2**20
+_STACK_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class DemandedAtoms:
+    """Per relation (name, arity), the atoms as GDL texts, sorted; the relations whose atoms
+    are only those their callers ask for ("name/arity"); and the time taken."""
+
+    atoms: dict[Signature, tuple[str, ...]]
+    demanded: tuple[str, ...]
+    seconds: float
+
+
+def relaxed_rules(description: GameDescription,
+                  moves: Sequence[tuple[str, str]]) -> list[Rule]:
+    """The game's flat rules with ``does`` read from facts of the move superset ``moves``
+    (role and move texts). A literal ``(does ?r (move ?p ?x ?y))`` reads a relation of the
+    move's functor with the move's arguments as its own, so that a bound ``?x`` is looked up
+    in the static relation's index instead of tried against every move."""
+    out: list[Rule] = []
+    for rule in description:
+        for flat in flat_rules(rule):
+            out.append(Rule(flat.head, tuple(_does(lit) for lit in flat.body), flat.pos))
+    for role_text, move_text in moves:
+        role = parse_term(role_text, case_sensitive=True)
+        move = parse_term(move_text, case_sensitive=True)
+        out.append(Rule(Atom(_DOES, (role, move))))
+        if isinstance(move, Function):
+            out.append(Rule(_does_atom(Atom("does", (role, move)))))
+    return out
+
+
+def _does(literal: Literal) -> Literal:
+    if isinstance(literal, Atom) and literal.signature == ("does", 2):
+        return _does_atom(literal)
+    return literal
+
+
+def _does_atom(atom: Atom) -> Atom:
+    """A ``does`` atom as the relaxed rules read it (see :func:`relaxed_rules`)."""
+    role, move = atom.args
+    if isinstance(move, Function):
+        return Atom(f"{_DOES} {move.name}/{len(move.args)}", (role, *move.args), atom.pos)
+    return Atom(_DOES, atom.args, atom.pos)
+
+
+def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
+                   moves: Sequence[tuple[str, str]], *, seconds: float = 60.0,
+                   memory_mib: int = COMPILED_MEMORY_MIB) -> DemandedAtoms:
+    """The relaxed atoms of a validated game whose fluent superset is ``fluent_texts`` and
+    move superset ``moves`` (role and move; texts as
+    :func:`reasoner.asp.symbols.symbol_to_gdl` writes them).
+
+    Raises:
+        CompilerMissing: no C compiler.
+        CompileRefusal: the rules cannot be compiled.
+        ResourceLimitError: the compiler, or the evaluation, ran past ``seconds`` (each) or
+            the tables past ``memory_mib``.
+    """
+    start = time.perf_counter()
+    rules = relaxed_rules(description, moves)
+    heads = {rule.head.signature for rule in rules}
+    roots = [sig for sig in QUERIES if sig in heads]
+    source = game_source(GameDescription(tuple(rules)), description.roles, fluent_texts,
+                         (), (), roots, relaxed=True)
+    lib, lock = open_library(shared_object(source.text))
+    state = (ctypes.c_uint64 * lib.cg_words())()
+    for fluent in range(len(fluent_texts)):
+        state[fluent >> 6] |= 1 << (fluent & 63)
+    found: list[tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]] = []
+
+    def evaluate() -> None:
+        with lock:  # the terms are read back before another call may drop them
+            records = _evaluate(lib, state, len(roots), seconds, memory_mib)
+            found.append(_read(records, source.kind_patterns, _Terms(lib, source.names)))
+
+    # A relation that calls itself (a ray, cell after cell) nests its tables' evaluations:
+    # deeper than a thread's usual stack holds, so the evaluation gets one of its own.
+    _on_large_stack(evaluate)
+    atoms, demanded = found[0]
+    return DemandedAtoms(atoms, demanded, time.perf_counter() - start)
+
+
+def _evaluate(lib: ctypes.CDLL, state: ctypes.Array[ctypes.c_uint64], roots: int,
+              seconds: float, memory_mib: int) -> list[int]:
+    """Ask every root for its answers in ``state``; every table's records (``cg_dump``)."""
+    check = error_of(seconds, memory_mib)
+    init = (ctypes.c_uint64 * len(state))()
+    check(lib.cg_start(seconds, memory_mib * 2**20, init), "the initial state")
+    empty = (ctypes.c_int32 * 1)()
+    count = ctypes.c_int64()
+    for root in range(roots):
+        code = lib.cg_root(seconds, state, root, empty, 0, ctypes.byref(count))
+        check(0 if code == -1 else code, "the relaxed atoms")  # -1: answers, not read here
+    lib.cg_dump(empty, 0, ctypes.byref(count))
+    buffer = (ctypes.c_int32 * max(1, count.value))()
+    lib.cg_dump(buffer, len(buffer), ctypes.byref(count))
+    return buffer[:count.value]
+
+
+class _Terms:
+    """Term ids of a loaded game as GDL texts (each read once)."""
+
+    def __init__(self, lib: ctypes.CDLL, names: Sequence[str]) -> None:
+        self._lib = lib
+        self._names = names
+        self._texts: dict[int, str] = {}
+        self._name = ctypes.c_int32()
+        self._arguments = (ctypes.c_int32 * _MAX_ARITY)()
+
+    def text(self, term: int) -> str:
+        found = self._texts.get(term)
+        if found is None:
+            arity = self._lib.cg_term(term, ctypes.byref(self._name), self._arguments,
+                                      _MAX_ARITY)
+            if arity > _MAX_ARITY:
+                raise CompileRefusal(f"a term has {arity} arguments, more than {_MAX_ARITY}")
+            name = self._names[self._name.value]
+            found = name if arity == 0 else \
+                "(" + " ".join([name, *map(self.text, list(self._arguments[:arity]))]) + ")"
+            self._texts[term] = found
+        return found
+
+
+def _read(records: Sequence[int], patterns: Sequence[tuple[Signature, tuple[bool, ...]]],
+          terms: _Terms) -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
+    """The atoms per relation of ``cg_dump``'s records, and the relations ("name/arity")
+    that are only called with bound arguments."""
+    atoms: dict[Signature, set[str]] = {}
+    at = 0
+    while at < len(records):
+        (name, arity), _ = patterns[records[at]]
+        arguments = records[at + 1:at + 1 + arity]
+        at += 1 + arity
+        if name.startswith(_DOES):
+            continue
+        atoms.setdefault((name, arity), set()).add(
+            name if not arity else "(" + " ".join([name, *map(terms.text, arguments)]) + ")")
+    full = {sig for sig, bound in patterns if not any(bound)}
+    demanded = sorted(f"{name}/{arity}" for (name, arity), _ in patterns
+                      if (name, arity) not in full and not name.startswith(_DOES))
+    return ({sig: tuple(sorted(texts)) for sig, texts in sorted(atoms.items())},
+            tuple(dict.fromkeys(demanded)))
+
+
+def _on_large_stack(work: Callable[[], None]) -> None:
+    """Run ``work`` in a thread with a stack of :data:`_STACK_BYTES`; raise what it raised."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as error:  # handed to the caller's thread
+            failed.append(error)
+
+    with _STACK_LOCK:
+        previous = threading.stack_size(_STACK_BYTES)
+        try:
+            thread = threading.Thread(target=run, name="relaxed-atoms")
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    thread.join()
+    if failed:
+        raise failed[0]
