@@ -193,3 +193,75 @@ def test_stand_alone_clingo_grounds_the_relaxed_program_to_the_superset() -> Non
     fluents = {line for line in grounded.splitlines() if line.startswith("true(")}
     assert len(fluents) == len(supersets((ROOT / "games" / "tictactoe.kif").read_text()).fluents)
     assert "true(cell(2,2,x))." in fluents
+
+
+# -- past the full grounding's budget: the demanded atoms (reasoner.compiled.relaxed) -------
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
+def test_demanded_supersets_keep_the_full_ones_where_a_relation_is_used_in_full(
+        path: Path) -> None:
+    """Evaluated as compiled code with tables, the supersets have the full grounding's
+    fluents and moves, every relation that is read in full has all its atoms, and a relation
+    called only with bound arguments holds a part of them."""
+    text = path.read_text()
+    full = supersets(text, method="full")
+    demanded = supersets(text, method="demanded")
+    assert (demanded.fluents, demanded.moves) == (full.fluents, full.moves)
+    assert not full.demanded
+    for (name, arity), atoms in full.atoms.items():
+        found = set(demanded.atoms.get((name, arity), ()))
+        if f"{name}/{arity}" in demanded.demanded:
+            assert found <= set(atoms), name
+        else:
+            assert found == set(atoms), name
+    assert set(demanded.atoms) <= set(full.atoms)
+
+
+def test_demanded_supersets_hold_only_the_instances_the_rules_ask_for() -> None:
+    """Tic-tac-toe's ``(line ?player)`` is only asked for x and o: the full grounding has
+    those two atoms as well, and the demanded supersets list the relation as demanded."""
+    found = supersets((ROOT / "games" / "tictactoe.kif").read_text(), method="demanded")
+    assert "line/1" in found.demanded
+    assert found.atoms[("line", 1)] == ("(line o)", "(line x)")
+
+
+def test_supersets_ground_in_full_within_the_budget() -> None:
+    """Where the full relaxed grounding fits its budget (every bundled game), ``auto`` is the
+    full grounding, no relation demanded."""
+    text = (ROOT / "games" / "connectfour.kif").read_text()
+    found = supersets(text)
+    assert found.atoms == supersets(text, method="full").atoms
+    assert found.demanded == ()
+
+
+def test_demanded_supersets_read_a_negated_move_from_the_move_superset() -> None:
+    """A rule that reads ``(not (does ...))`` is evaluated over every move at once, the
+    negation asked and then ignored as the relaxed reading says."""
+    text = FOUR_CELLS + "(<= (next (cell ?x)) (true (cell ?x)) (not (does robot move)))\n"
+    assert supersets(text, method="demanded").fluents == supersets(text, method="full").fluents
+
+
+def test_demanded_supersets_need_a_c_compiler(without_c_compiler: None) -> None:
+    """Without a C compiler, ``demanded`` says so, and ``auto`` grounds in full."""
+    from reasoner.compiled.build import CompilerMissing
+
+    with pytest.raises(CompilerMissing):
+        supersets(FOUR_CELLS, method="demanded")
+    assert not supersets(FOUR_CELLS).demanded
+
+
+@pytest.mark.slow
+def test_chess_supersets_finish_within_the_grounding_bound(corpus: Path) -> None:
+    """ggp.org's chess, whose full relaxed superset holds 11 million atoms: ``supersets``
+    answers within its default bounds (120 s, 4 GiB) with the threat relations demanded."""
+    result = subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", "supersets",
+         str(corpus / "ggp-repository" / "chess.kif")],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "1617 fluents, 7622 moves" in lines[0]
+    assert any(line.strip().startswith("threatened_with_capture/7: ")
+               and line.endswith(" *") for line in lines)
+    assert any(line.strip() == "different_cells/4: 65280" for line in lines)

@@ -221,7 +221,9 @@ class _Compiler:
         key = (signature, bound)
         found = self.kinds.get(key)
         if found is None:
-            test = all(bound) and signature not in self.recursive
+            # Relaxed, a fully bound call is a table too: every rule of it is tried, not
+            # only those up to the first proof (their calls are asked for as well).
+            test = all(bound) and signature not in self.recursive and not self.relaxed
             inline = test and not self.relaxed and self.classes[signature] != STATIC and \
                 self._reads_only_state(signature)
             found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline)

@@ -35,7 +35,7 @@ from reasoner.compiled.codegen import CompileRefusal, game_source
 from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_term
-from reasoner.gdl.syntax import Atom, Function, GameDescription, Literal, Rule
+from reasoner.gdl.syntax import Atom, Function, GameDescription, Literal, Not, Rule
 
 __all__ = ["DemandedAtoms", "demanded_atoms", "relaxed_rules"]
 
@@ -79,9 +79,22 @@ def relaxed_rules(description: GameDescription,
     return out
 
 
+def _atoms(body: Sequence[Literal]) -> list[Atom]:
+    """The atoms of a body's positive and negative literals."""
+    found = []
+    for literal in body:
+        inner = literal.literal if isinstance(literal, Not) else literal
+        if isinstance(inner, Atom):
+            found.append(inner)
+    return found
+
+
 def _does(literal: Literal) -> Literal:
     if isinstance(literal, Atom) and literal.signature == ("does", 2):
         return _does_atom(literal)
+    if isinstance(literal, Not) and isinstance(literal.literal, Atom) and \
+            literal.literal.signature == ("does", 2):
+        return Not(_does_atom(literal.literal), literal.pos)
     return literal
 
 
@@ -108,8 +121,21 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
     """
     start = time.perf_counter()
     rules = relaxed_rules(description, moves)
-    heads = {rule.head.signature for rule in rules}
-    roots = [sig for sig in QUERIES if sig in heads]
+    reads: dict[Signature, set[Signature]] = {}
+    for rule in rules:
+        reads.setdefault(rule.head.signature, set()).update(
+            atom.signature for atom in _atoms(rule.body))
+    queries = [sig for sig in QUERIES if sig in reads]
+    reached = set(queries)
+    pending = list(queries)
+    while pending:
+        for callee in reads.get(pending.pop(), ()):
+            if callee not in reached:
+                reached.add(callee)
+                pending.append(callee)
+    # The queries, then in full every relation that they do not read (base and input).
+    roots = queries + sorted(sig for sig in reads.keys() - reached
+                             if not sig[0].startswith(_DOES))
     source = game_source(GameDescription(tuple(rules)), description.roles, fluent_texts,
                          (), (), roots, relaxed=True)
     lib, lock = open_library(shared_object(source.text))

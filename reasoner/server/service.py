@@ -524,7 +524,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         response = pb.SupersetsResponse(
             relations=[pb.RelationAtoms(name=name, arity=arity, atoms=atoms)
                        for (name, arity), atoms in found.atoms.items()],
-            size=found.size, elapsed_ms=found.seconds * 1e3)
+            size=found.size, elapsed_ms=found.seconds * 1e3, demanded=found.demanded)
         self._fits(response, f"the supersets' {found.size:,} atoms")
         live = set(self._registry.ids())
         self._supersets = {k: v for k, v in self._supersets.items() if k in live}

@@ -506,14 +506,16 @@ class SupersetsRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class SupersetsResponse(_message.Message):
-    __slots__ = ("relations", "size", "elapsed_ms")
+    __slots__ = ("relations", "size", "elapsed_ms", "demanded")
     RELATIONS_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    DEMANDED_FIELD_NUMBER: _ClassVar[int]
     relations: _containers.RepeatedCompositeFieldContainer[RelationAtoms]
     size: int
     elapsed_ms: float
-    def __init__(self, relations: _Optional[_Iterable[_Union[RelationAtoms, _Mapping]]] = ..., size: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+    demanded: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, relations: _Optional[_Iterable[_Union[RelationAtoms, _Mapping]]] = ..., size: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., demanded: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RelationAtoms(_message.Message):
     __slots__ = ("name", "arity", "atoms")
