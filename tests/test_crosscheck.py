@@ -336,3 +336,17 @@ def test_seeded_corpus_sample_mostly_agrees() -> None:
     assert len(SAMPLE) >= 100
     outcomes = [_outcome(name) for name in SAMPLE]
     assert sum(o.fate == "agree" for o in outcomes) >= 90, format_summary(outcomes, CORPUS)
+
+
+def test_demanded_supersets_agree_where_they_are_a_part_of_the_reference() -> None:
+    """A relation our supersets hold as demanded (the instances its callers ask for) agrees
+    with the reference's full set when it is a part of it, and disagrees on an atom the
+    reference does not have; any other relation must be equal."""
+    from reasoner.crosscheck.check import compare_supersets
+
+    theirs = {"fluents": frozenset({"(p)"}), "line/1": frozenset({"(line x)", "(line o)"})}
+    part = {"fluents": frozenset({"(p)"}), "line/1": frozenset({"(line x)"})}
+    assert compare_supersets(part, theirs, demanded=("line/1",)) is None
+    assert compare_supersets(part, theirs) is not None
+    extra = {"fluents": frozenset({"(p)"}), "line/1": frozenset({"(line z)"})}
+    assert compare_supersets(extra, theirs, demanded=("line/1",)) is not None

@@ -117,7 +117,7 @@ def crosscheck_game(text: str, *, playouts: int = 10, seed: int = 0, max_steps: 
                 result.disagreement = compare_supersets(
                     superset_map(ours.fluents, ours.moves,
                                  {f"{n}/{a}": frozenset(t) for (n, a), t in ours.atoms.items()}),
-                    superset_map(theirs.fluents, theirs.moves, theirs.atoms))
+                    superset_map(theirs.fluents, theirs.moves, theirs.atoms), ours.demanded)
                 atoms = ours.size
     except ReferenceFailure as error:
         return Outcome(path, Fate.REFERENCE_FAILED, str(error),
