@@ -99,7 +99,7 @@ class GroundingBudget(clingo.Observer):
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
         self.rules += 1
         if self.rules > self.max_rules or (
-                self.rules & 0xFFF == 0 and time.perf_counter() > self.deadline):
+                self.rules & 0x3F == 0 and time.perf_counter() > self.deadline):
             self.stopped = True
             raise OverBudget
 

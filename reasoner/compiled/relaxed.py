@@ -27,15 +27,24 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from reasoner.compiled.build import shared_object
 from reasoner.compiled.codegen import CompileRefusal, game_source
 from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library
+from reasoner.gdl.decompose import decompose_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_term
-from reasoner.gdl.syntax import Atom, Function, GameDescription, Literal, Not, Rule
+from reasoner.gdl.syntax import (
+    Atom,
+    Function,
+    GameDescription,
+    Literal,
+    Not,
+    Rule,
+    relation_names,
+)
 
 __all__ = ["DemandedAtoms", "demanded_atoms", "relaxed_rules"]
 
@@ -60,16 +69,20 @@ class DemandedAtoms:
     seconds: float
 
 
-def relaxed_rules(description: GameDescription,
-                  moves: Sequence[tuple[str, str]]) -> list[Rule]:
+def relaxed_rules(description: GameDescription, moves: Sequence[tuple[str, str]],
+                  split: bool = False) -> list[Rule]:
     """The game's flat rules with ``does`` read from facts of the move superset ``moves``
     (role and move texts). A literal ``(does ?r (move ?p ?x ?y))`` reads a relation of the
     move's functor with the move's arguments as its own, so that a bound ``?x`` is looked up
-    in the static relation's index instead of tried against every move."""
-    out: list[Rule] = []
-    for rule in description:
-        for flat in flat_rules(rule):
-            out.append(Rule(flat.head, tuple(_does(lit) for lit in flat.body), flat.pos))
+    in the static relation's index instead of tried against every move. ``split``: wide
+    bodies are split (see :mod:`reasoner.gdl.decompose`)."""
+    flats = [flat for rule in description for flat in flat_rules(rule)]
+    # Split, wide bodies become joins of fewer variables (racer's of a player's position,
+    # speed and the track, which hold every value at once in the relaxed state), never of
+    # static relations alone, which would be evaluated in full.
+    if split:
+        flats = decompose_rules(flats, static=_static_names(flats))
+    out = [Rule(flat.head, tuple(_does(lit) for lit in flat.body), flat.pos) for flat in flats]
     for role_text, move_text in moves:
         role = parse_term(role_text, case_sensitive=True)
         move = parse_term(move_text, case_sensitive=True)
@@ -77,6 +90,20 @@ def relaxed_rules(description: GameDescription,
         if isinstance(move, Function):
             out.append(Rule(_does_atom(Atom("does", (role, move)))))
     return out
+
+
+def _static_names(rules: Sequence[Rule]) -> set[str]:
+    """The relations that depend neither on ``true`` nor on ``does``."""
+    dynamic = {"true", "does"}
+    grown = True
+    while grown:
+        grown = False
+        for rule in rules:
+            if rule.head.name not in dynamic and any(
+                    atom.name in dynamic for atom in _atoms(rule.body)):
+                dynamic.add(rule.head.name)
+                grown = True
+    return relation_names(rules) - dynamic
 
 
 def _atoms(body: Sequence[Literal]) -> list[Atom]:
@@ -108,10 +135,12 @@ def _does_atom(atom: Atom) -> Atom:
 
 def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
                    moves: Sequence[tuple[str, str]], *, seconds: float = 60.0,
-                   memory_mib: int = COMPILED_MEMORY_MIB) -> DemandedAtoms:
+                   memory_mib: int = COMPILED_MEMORY_MIB, split: bool = False
+                   ) -> DemandedAtoms:
     """The relaxed atoms of a validated game whose fluent superset is ``fluent_texts`` and
     move superset ``moves`` (role and move; texts as
-    :func:`reasoner.asp.symbols.symbol_to_gdl` writes them).
+    :func:`reasoner.asp.symbols.symbol_to_gdl` writes them); ``split``: with wide bodies
+    split (see :func:`relaxed_rules`).
 
     Raises:
         CompilerMissing: no C compiler.
@@ -120,7 +149,7 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
             the tables past ``memory_mib``.
     """
     start = time.perf_counter()
-    rules = relaxed_rules(description, moves)
+    rules = relaxed_rules(description, moves, split)
     reads: dict[Signature, set[Signature]] = {}
     for rule in rules:
         reads.setdefault(rule.head.signature, set()).update(
@@ -147,7 +176,8 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
     def evaluate() -> None:
         with lock:  # the terms are read back before another call may drop them
             records = _evaluate(lib, state, len(roots), seconds, memory_mib)
-            found.append(_read(records, source.kind_patterns, _Terms(lib, source.names)))
+            found.append(_read(records, source.kind_patterns, _Terms(lib, source.names),
+                               relation_names(description.rules)))
 
     # A relation that calls itself (a ray, cell after cell) nests its tables' evaluations:
     # deeper than a thread's usual stack holds, so the evaluation gets one of its own.
@@ -198,22 +228,24 @@ class _Terms:
 
 
 def _read(records: Sequence[int], patterns: Sequence[tuple[Signature, tuple[bool, ...]]],
-          terms: _Terms) -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
+          terms: _Terms, game_names: Collection[str]
+          ) -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
     """The atoms per relation of ``cg_dump``'s records, and the relations ("name/arity")
-    that are only called with bound arguments."""
+    that are only called with bound arguments; relations not named in ``game_names`` (the
+    parts of split bodies, the move facts) are left out."""
     atoms: dict[Signature, set[str]] = {}
     at = 0
     while at < len(records):
         (name, arity), _ = patterns[records[at]]
         arguments = records[at + 1:at + 1 + arity]
         at += 1 + arity
-        if name.startswith(_DOES):
+        if name not in game_names:
             continue
         atoms.setdefault((name, arity), set()).add(
             name if not arity else "(" + " ".join([name, *map(terms.text, arguments)]) + ")")
     full = {sig for sig, bound in patterns if not any(bound)}
     demanded = sorted(f"{name}/{arity}" for (name, arity), _ in patterns
-                      if (name, arity) not in full and not name.startswith(_DOES))
+                      if (name, arity) not in full and name in game_names)
     return ({sig: tuple(sorted(texts)) for sig, texts in sorted(atoms.items())},
             tuple(dict.fromkeys(demanded)))
 

@@ -24,6 +24,7 @@ from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import translate
 from reasoner.compiled.build import CompilerMissing
 from reasoner.compiled.relaxed import demanded_atoms
+from reasoner.errors import ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
@@ -33,9 +34,12 @@ __all__ = ["FULL_RULES", "FULL_SECONDS", "Method", "description_supersets", "sup
 # What the full relaxed grounding may grow to before the demanded atoms are computed instead.
 FULL_RULES = 1_000_000
 FULL_SECONDS = 10.0
-# What the compiled evaluation's tables may hold, and how long it may take.
+# What the compiled evaluation's tables may hold, and how long it may take: first with the
+# rules as written, whose calls pass their bindings on (chess's threats, asked for one move
+# at a time); past the first bound, with wide bodies split (racer's speeds, a join of every
+# position and speed that the relaxed state holds at once).
 DEMANDED_MEMORY_MIB = 3072
-DEMANDED_SECONDS = 300.0
+DEMANDED_SECONDS = (45.0, 300.0)
 
 # "auto": in full within the budget, else demanded; "full": in full, however long it takes;
 # "demanded": the compiled evaluation straight away.
@@ -74,8 +78,14 @@ def description_supersets(description: GameDescription, *,
     fluents = [symbol_to_gdl(fluent) for fluent in tables.fluents]
     moves = [(symbol_to_gdl(role), symbol_to_gdl(move)) for role, move in tables.moves]
     try:
-        demanded = demanded_atoms(description, fluents, moves, seconds=DEMANDED_SECONDS,
-                                  memory_mib=DEMANDED_MEMORY_MIB)
+        try:
+            demanded = demanded_atoms(description, fluents, moves,
+                                      seconds=DEMANDED_SECONDS[0],
+                                      memory_mib=DEMANDED_MEMORY_MIB)
+        except ResourceLimitError:
+            demanded = demanded_atoms(description, fluents, moves,
+                                      seconds=DEMANDED_SECONDS[1],
+                                      memory_mib=DEMANDED_MEMORY_MIB, split=True)
     except CompilerMissing:
         if method == "demanded":
             raise
