@@ -265,3 +265,4 @@ def test_chess_supersets_finish_within_the_grounding_bound(corpus: Path) -> None
     assert any(line.strip().startswith("threatened_with_capture/7: ")
                and line.endswith(" *") for line in lines)
     assert any(line.strip() == "different_cells/4: 65280" for line in lines)
+

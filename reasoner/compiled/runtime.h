@@ -251,8 +251,10 @@ static int32_t n_names_rt, n_kinds_rt;
 /* (Re)makes the cells for the radixes; they only cache the hash, so they start empty. */
 static int dense_cells(Dense *d, int32_t nb) {
     int64_t cells = 1;
-    for (int32_t i = 0; i < nb; i++) cells *= d->radix[i];
-    if (cells > KIND_CELLS) return 0;
+    for (int32_t i = 0; i < nb; i++) {  /* past the bound at once: 32 radixes of 4 wrap */
+        cells *= d->radix[i];
+        if (cells > KIND_CELLS) return 0;
+    }
     d->cell = rt_grow(d->cell, d->cells * (int64_t)sizeof(Cell), cells * (int64_t)sizeof(Cell));
     memset(d->cell, 0, (size_t)cells * sizeof(Cell));
     d->cells = cells;
