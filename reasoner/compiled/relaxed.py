@@ -7,14 +7,16 @@ million of them of that one relation, which the game only ever asks with all sev
 arguments bound by the move at hand. Here the relaxed rules are evaluated as a top-down
 reasoner with tables would: only the instances some rule asks for.
 
-* The rules are rewritten demand-driven (:func:`reasoner.gdl.demand.demand_rules`, with the
-  queries ``init``, ``next``, ``legal``, ``role``, ``goal`` and ``terminal``); a negative call
-  makes demand as a positive one does. Then the relaxed reading: negative literals are
-  dropped (``distinct`` stays) and ``does`` is read from the move superset, every move at
-  once.
-* These rules are compiled to C (:mod:`reasoner.compiled.codegen`) with every relation a
-  root, and asked in one state: the fluent superset, every fluent at once. Each relation's
-  answers (its adorned copies' together, magic sets left out) are its atoms.
+* The game's rules are compiled to C (:mod:`reasoner.compiled.codegen`) in its relaxed mode:
+  ``does`` read from facts of the move superset (every move at once), a negative literal
+  asked and then taken to hold (``distinct`` stays), and every call leaving its table: no
+  inline tests, no proof that stops at its first answer.
+* They are asked in one state, the fluent superset with every fluent at once: ``init``,
+  ``next``, ``legal``, ``role``, ``goal`` and ``terminal`` with no argument bound, then every
+  relation those do not read (``base``, ``input``). Every table the evaluation made is read
+  back (``cg_dump``): a table's bound arguments and each of its answers make one atom.
+* A magic-set rewrite evaluated this way would not do: magic sets and the relations they
+  guard call each other in chains as long as a ray, one table inside the next.
 
 What comes out is, per relation, the atoms that could ever hold among those that some rule
 reads: for a relation that is used in full, every atom the relaxed game admits; for one that
