@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from reasoner.asp.encoding import predicate_name, term_text
-from reasoner.gdl.components import depending_on
+from reasoner.gdl.components import depending_on, reached_from
 from reasoner.gdl.decompose import decompose_rules
 from reasoner.gdl.demand import adorned_relation, demand_rules
 from reasoner.gdl.normal_form import flat_rules
@@ -135,17 +135,6 @@ def _dependencies(rules: list[Rule], *, positive_only: bool = False,
             if isinstance(inner, Atom):
                 graph[rule.head.signature].add(inner.signature)
     return graph
-
-
-def _closure(graph: dict[Signature, set[Signature]], roots: list[Signature]) -> set[Signature]:
-    found: set[Signature] = set()
-    todo = list(roots)
-    while todo:
-        sig = todo.pop()
-        if sig not in found:
-            found.add(sig)
-            todo.extend(graph.get(sig, ()))
-    return found
 
 
 @dataclass(frozen=True)
@@ -299,7 +288,7 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
 
     # Relations whose truth depends on the current state need a successor-layer copy.
     state_dependent = depending_on(graph, [("true", 1)])
-    needed = _closure(graph, [("legal", 2), ("terminal", 0), ("goal", 2)])
+    needed = reached_from(graph, [("legal", 2), ("terminal", 0), ("goal", 2)])
     copied = (needed & state_dependent) - {("true", 1)}
     rename = {sig: _NEXT_LAYER + predicate_name(sig[0]) for sig in copied}
     rename[("true", 1)] = "next"
@@ -308,7 +297,7 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     # drop negative literals, so a relation read only under negation (chess's
     # threatened_with_capture/7) is never grounded for the superset.
     roots: list[Signature] = [("init", 1), ("next", 1), ("legal", 2), ("role", 1)]
-    relaxed_needed = _closure(_dependencies(flats, positive_only=True), roots)
+    relaxed_needed = reached_from(_dependencies(flats, positive_only=True), roots)
     if relaxed_everything:
         relaxed_needed |= {flat.head.signature for flat in flats}
     # The programs of the engine's fluent and move tables (relaxed_flats) are tighter and
@@ -325,7 +314,7 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     table_graph = _dependencies(table_flats) if constant else graph
     dynamic = depending_on(table_graph, [("true", 1), ("does", 2)])
     static = frozenset(sig for reads in table_graph.values() for sig in reads) - dynamic
-    table_needed = _closure(_dependencies(table_flats, positive_only=True, kept=static), roots)
+    table_needed = reached_from(_dependencies(table_flats, positive_only=True, kept=static), roots)
     if relaxed_everything:
         table_needed |= relaxed_needed
 

@@ -385,26 +385,14 @@ int cg_playouts(double seconds, const uint64_t *state, int32_t count, uint64_t s
     return 0;
 }
 
-/* Every answer of root relation ``root`` (see ROOT_KIND) in ``state``: n_out answers, each
- * its arguments' terms, written to out when they fit in cap terms (else -1: ask again with
- * room for them, the table is kept). */
-int cg_root(double seconds, const uint64_t *state, int32_t root, int32_t *out, int64_t cap,
-            int64_t *n_out) {
+/* Evaluates root relation ``root`` (see ROOT_KIND, a table's kind) with no argument bound in
+ * ``state``; its tables, and those of every call it made, stay for cg_dump. */
+int cg_root(double seconds, const uint64_t *state, int32_t root) {
     int code = setjmp(rt_jump);
     if (code) { drop_all(); return code; }
     arm(seconds);
     set_state(state);
-    int32_t k = ROOT_KIND[root];
-    if (KIND_TEST[k]) {
-        *n_out = test_memo(k, NULL, KIND_TEST[k]) ? 1 : 0;
-        return 0;
-    }
-    int32_t h = call(k, NULL);
-    int64_t n = TB(h).n_ans, width = K_NF[k];
-    *n_out = n;
-    if (n * width > cap) return -1;
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < width; j++) out[i * width + j] = ANS(h, i, j);
+    call(ROOT_KIND[root], NULL);
     return 0;
 }
 
@@ -418,8 +406,8 @@ int32_t cg_term(int32_t t, int32_t *name, int32_t *args, int32_t cap) {
 }
 
 /* Every table's atoms, as records of a kind and the relation's arguments (the call's bound
- * ones and an answer's free ones, in the relation's order; a test's record only when it
- * held): n_out ids, written to out when they fit in cap (else -1). */
+ * ones and an answer's free ones, in the relation's order; a fully bound call's record when
+ * it held): n_out ids, written to out when they fit in cap (else -1). */
 int cg_dump(int32_t *out, int64_t cap, int64_t *n_out) {
     int64_t n = 0;
     for (int s = 0; s < 3; s++) {
@@ -429,8 +417,7 @@ int cg_dump(int32_t *out, int64_t cap, int64_t *n_out) {
             int32_t k = tb->kind, nb = K_NB[k], nf = K_NF[k];
             if (tb->status != S_COMPLETE) continue;
             const T *key = sp->keys + tb->key;
-            int32_t rows = KIND_TEST[k] ? (tb->n_ans > 0) : tb->n_ans;
-            for (int32_t i = 0; i < rows; i++) {
+            for (int32_t i = 0; i < tb->n_ans; i++) {
                 if (n + 1 + nb + nf <= cap) {
                     int32_t *rec = out + n;
                     rec[0] = k;

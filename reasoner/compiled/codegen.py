@@ -224,8 +224,8 @@ class _Compiler:
             # Relaxed, a fully bound call is a table too: every rule of it is tried, not
             # only those up to the first proof (their calls are asked for as well).
             test = all(bound) and signature not in self.recursive and not self.relaxed
-            inline = test and not self.relaxed and self.classes[signature] != STATIC and \
-                self._reads_only_state(signature)
+            inline = test and self.classes[signature] != STATIC and self._reads_only_state(
+                signature)
             found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline)
             self.pending.append(found)
         return found
@@ -504,9 +504,6 @@ class _Compiler:
         parts.append(_array("int64_t", "KIND_MASK", masks))
         evals = ", ".join("0" if k.test else f"ev{k.index}" for k in ordered)
         parts.append(f"static const EvalFn KIND_EVAL[{len(ordered)}] = {{{evals}}};")
-        tests = ", ".join(f"bd{k.index}" if k.test else "0" for k in ordered)
-        parts.append(f"static const TestFn KIND_TEST[{len(ordered)}] = {{{tests}}};")
-        parts.append(f"#define N_ROOTS {len(root_kinds)}")
         parts.append(_array("int32_t", "ROOT_KIND", [k.index for k in root_kinds]))
         tables = "\n".join(parts) + "\n"
         functions = "\n".join(self.functions) + "\n"
@@ -737,12 +734,15 @@ def game_source(description: GameDescription, roles: Sequence[str],
     """The C source of ``description`` over the engine's tables (fluent ``i`` is the term
     of ``fluent_texts[i]``, move ``j`` that of ``move_texts[j]``, of role ``move_role[j]``;
     the texts as :func:`reasoner.asp.symbols.symbol_to_gdl` writes them). Each relation of
-    ``roots`` can be asked for all its answers in a state (``cg_root``). ``relaxed``: every
+    ``roots`` can be asked for all its answers in a state (``cg_root``), in a relaxed source
+    only (where no call is a test without a table). ``relaxed``: every
     call leaves its table, for ``cg_dump`` to read (no inline tests, no resolution without
     tables), and negative literals are asked but hold (the relaxed reading).
 
     Raises:
         CompileRefusal: a rule is unsafe, or a table text does not read back as one term.
     """
+    if roots and not relaxed:
+        raise ValueError("roots are asked in a relaxed source only")
     compiler = _Compiler(description, roles, fluent_texts, move_texts, move_role, relaxed)
     return compiler.source(roots)

@@ -57,7 +57,7 @@ def open_library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
     lib.cg_transition.argtypes = [d, _U64P, _I32P, _U64P, _I32P, _I32P, _I32P, _I32P, _I32P]
     lib.cg_playouts.argtypes = [d, _U64P, i32, ctypes.c_uint64, i32, _I32P,
                                 ctypes.POINTER(ctypes.c_int8), _I32P, _I32P]
-    lib.cg_root.argtypes = [d, _U64P, i32, _I32P, i64, ctypes.POINTER(ctypes.c_int64)]
+    lib.cg_root.argtypes = [d, _U64P, i32]
     lib.cg_term.argtypes = [i32, _I32P, _I32P, i32]
     lib.cg_dump.argtypes = [_I32P, i64, ctypes.POINTER(ctypes.c_int64)]
     lib.cg_terms.restype = i64

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from reasoner.gdl.components import reached_from
 from reasoner.gdl.syntax import Atom, Not, Rule
 
 __all__ = ["MOVE", "STATE", "STATIC", "RelationGraph", "Signature"]
@@ -26,6 +27,8 @@ class RelationGraph:
     classes: Mapping[Signature, int]
     recursive: frozenset[Signature]
     components: Mapping[Signature, int]
+    # Per relation with rules, the relations its rules read (under negation too).
+    reads: Mapping[Signature, frozenset[Signature]]
 
     @classmethod
     def of(cls, rules: Mapping[Signature, Sequence[Rule]]) -> RelationGraph:
@@ -37,7 +40,9 @@ class RelationGraph:
                     inner = literal.literal if isinstance(literal, Not) else literal
                     if isinstance(inner, Atom):
                         edges[signature].add(inner.signature)
-        reaches = {signature: _reach(edges, signature) for signature in list(edges)}
+        # What each relation's rules read, directly or through others (itself only on a cycle).
+        reaches = {signature: reached_from(edges, edges.get(signature, ()))
+                   for signature in list(edges)}
         recursive = frozenset(s for s, reached in reaches.items() if s in reached)
         components: dict[Signature, int] = {}
         for signature in sorted(recursive):
@@ -46,19 +51,8 @@ class RelationGraph:
                 for other in sorted(recursive):
                     if other in reaches[signature] and signature in reaches[other]:
                         components[other] = number
-        return cls(_classes(edges), recursive, components)
-
-
-def _reach(edges: Mapping[Signature, set[Signature]], start: Signature) -> set[Signature]:
-    """Every relation that ``start``'s rules read, directly or through others."""
-    seen: set[Signature] = set()
-    todo = list(edges.get(start, ()))
-    while todo:
-        node = todo.pop()
-        if node not in seen:
-            seen.add(node)
-            todo.extend(edges.get(node, ()))
-    return seen
+        return cls(_classes(edges), recursive, components,
+                   {signature: frozenset(edges.get(signature, ())) for signature in rules})
 
 
 def _classes(edges: Mapping[Signature, set[Signature]]) -> dict[Signature, int]:

@@ -31,10 +31,13 @@ import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from reasoner.compiled.build import shared_object
 from reasoner.compiled.codegen import CompileRefusal, game_source
 from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library
+from reasoner.compiled.relations import STATIC, RelationGraph, Signature
+from reasoner.gdl.components import reached_from
 from reasoner.gdl.decompose import decompose_rules
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_term
@@ -50,15 +53,14 @@ from reasoner.gdl.syntax import (
 
 __all__ = ["DemandedAtoms", "demanded_atoms", "relaxed_rules"]
 
-Signature = tuple[str, int]
 QUERIES: tuple[Signature, ...] = (("init", 1), ("next", 1), ("legal", 2), ("role", 1),
                                   ("goal", 2), ("terminal", 0))
-_BASE: tuple[Signature, ...] = (("true", 1), ("does", 2))
 _MAX_ARITY = 256
 _DOES = "does relaxed"  # a space: no name of the game
 # The runtime refuses calls nested deeper than 20,000 (CALL_DEPTH): a few frames each.
 _STACK_BYTES = 512 * 2**20
 _STACK_LOCK = threading.Lock()
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,9 @@ def relaxed_rules(description: GameDescription, moves: Sequence[tuple[str, str]]
     # speed and the track, which hold every value at once in the relaxed state), never of
     # static relations alone, which would be evaluated in full.
     if split:
-        flats = decompose_rules(flats, static=_static_names(flats))
+        dynamic = {name for (name, _), level in _graph(flats).classes.items()
+                   if level != STATIC}
+        flats = decompose_rules(flats, static=relation_names(flats) - dynamic)
     out = [Rule(flat.head, tuple(_does(lit) for lit in flat.body), flat.pos) for flat in flats]
     for role_text, move_text in moves:
         role = parse_term(role_text, case_sensitive=True)
@@ -94,28 +98,11 @@ def relaxed_rules(description: GameDescription, moves: Sequence[tuple[str, str]]
     return out
 
 
-def _static_names(rules: Sequence[Rule]) -> set[str]:
-    """The relations that depend neither on ``true`` nor on ``does``."""
-    dynamic = {"true", "does"}
-    grown = True
-    while grown:
-        grown = False
-        for rule in rules:
-            if rule.head.name not in dynamic and any(
-                    atom.name in dynamic for atom in _atoms(rule.body)):
-                dynamic.add(rule.head.name)
-                grown = True
-    return relation_names(rules) - dynamic
-
-
-def _atoms(body: Sequence[Literal]) -> list[Atom]:
-    """The atoms of a body's positive and negative literals."""
-    found = []
-    for literal in body:
-        inner = literal.literal if isinstance(literal, Not) else literal
-        if isinstance(inner, Atom):
-            found.append(inner)
-    return found
+def _graph(rules: Sequence[Rule]) -> RelationGraph:
+    grouped: dict[Signature, list[Rule]] = {}
+    for rule in rules:
+        grouped.setdefault(rule.head.signature, []).append(rule)
+    return RelationGraph.of(grouped)
 
 
 def _does(literal: Literal) -> Literal:
@@ -152,20 +139,10 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
     """
     start = time.perf_counter()
     rules = relaxed_rules(description, moves, split)
-    reads: dict[Signature, set[Signature]] = {}
-    for rule in rules:
-        reads.setdefault(rule.head.signature, set()).update(
-            atom.signature for atom in _atoms(rule.body))
+    reads = _graph(rules).reads
     queries = [sig for sig in QUERIES if sig in reads]
-    reached = set(queries)
-    pending = list(queries)
-    while pending:
-        for callee in reads.get(pending.pop(), ()):
-            if callee not in reached:
-                reached.add(callee)
-                pending.append(callee)
     # The queries, then in full every relation that they do not read (base and input).
-    roots = queries + sorted(sig for sig in reads.keys() - reached
+    roots = queries + sorted(sig for sig in reads.keys() - reached_from(reads, queries)
                              if not sig[0].startswith(_DOES))
     source = game_source(GameDescription(tuple(rules)), description.roles, fluent_texts,
                          (), (), roots, relaxed=True)
@@ -173,18 +150,16 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
     state = (ctypes.c_uint64 * lib.cg_words())()
     for fluent in range(len(fluent_texts)):
         state[fluent >> 6] |= 1 << (fluent & 63)
-    found: list[tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]] = []
 
-    def evaluate() -> None:
+    def evaluate() -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
         with lock:  # the terms are read back before another call may drop them
             records = _evaluate(lib, state, len(roots), seconds, memory_mib)
-            found.append(_read(records, source.kind_patterns, _Terms(lib, source.names),
-                               relation_names(description.rules)))
+            return _read(records, source.kind_patterns, _Terms(lib, source.names),
+                         relation_names(description.rules))
 
     # A relation that calls itself (a ray, cell after cell) nests its tables' evaluations:
     # deeper than a thread's usual stack holds, so the evaluation gets one of its own.
-    _on_large_stack(evaluate)
-    atoms, demanded = found[0]
+    atoms, demanded = _on_large_stack(evaluate)
     return DemandedAtoms(atoms, demanded, time.perf_counter() - start)
 
 
@@ -194,11 +169,10 @@ def _evaluate(lib: ctypes.CDLL, state: ctypes.Array[ctypes.c_uint64], roots: int
     check = error_of(seconds, memory_mib)
     init = (ctypes.c_uint64 * len(state))()
     check(lib.cg_start(seconds, memory_mib * 2**20, init), "the initial state")
+    for root in range(roots):
+        check(lib.cg_root(seconds, state, root), "the relaxed atoms")
     empty = (ctypes.c_int32 * 1)()
     count = ctypes.c_int64()
-    for root in range(roots):
-        code = lib.cg_root(seconds, state, root, empty, 0, ctypes.byref(count))
-        check(0 if code == -1 else code, "the relaxed atoms")  # -1: answers, not read here
     lib.cg_dump(empty, 0, ctypes.byref(count))
     buffer = (ctypes.c_int32 * max(1, count.value))()
     lib.cg_dump(buffer, len(buffer), ctypes.byref(count))
@@ -252,13 +226,15 @@ def _read(records: Sequence[int], patterns: Sequence[tuple[Signature, tuple[bool
             tuple(dict.fromkeys(demanded)))
 
 
-def _on_large_stack(work: Callable[[], None]) -> None:
-    """Run ``work`` in a thread with a stack of :data:`_STACK_BYTES`; raise what it raised."""
+def _on_large_stack(work: Callable[[], _T]) -> _T:
+    """What ``work`` returns, run in a thread with a stack of :data:`_STACK_BYTES` (what it
+    raised, raised here)."""
+    done: list[_T] = []
     failed: list[BaseException] = []
 
     def run() -> None:
         try:
-            work()
+            done.append(work())
         except BaseException as error:  # handed to the caller's thread
             failed.append(error)
 
@@ -272,3 +248,4 @@ def _on_large_stack(work: Callable[[], None]) -> None:
     thread.join()
     if failed:
         raise failed[0]
+    return done[0]

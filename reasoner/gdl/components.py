@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
-__all__ = ["depending_on", "strongly_connected_components"]
+__all__ = ["depending_on", "reached_from", "strongly_connected_components"]
 
 Node = TypeVar("Node", bound=Hashable)
 
@@ -24,6 +24,19 @@ def depending_on(graph: Mapping[Node, Iterable[Node]], seeds: Iterable[Node]) ->
             if reader not in found:
                 found.add(reader)
                 todo.append(reader)
+    return found
+
+
+def reached_from(graph: Mapping[Node, Iterable[Node]], seeds: Iterable[Node]) -> set[Node]:
+    """The seeds and every node of ``graph`` (node -> the nodes it reads) that one of them
+    reads, directly or through others."""
+    found = set(seeds)
+    todo = list(found)
+    while todo:
+        for read in graph.get(todo.pop(), ()):
+            if read not in found:
+                found.add(read)
+                todo.append(read)
     return found
 
 

@@ -22,7 +22,7 @@ from reasoner.asp.superset import (
 )
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import translate
-from reasoner.compiled.build import CompilerMissing
+from reasoner.compiled import build
 from reasoner.compiled.relaxed import demanded_atoms
 from reasoner.errors import ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
@@ -65,37 +65,41 @@ def supersets(text: str, *, case_sensitive: bool = False, strict: bool = False,
 
 def description_supersets(description: GameDescription, *,
                           method: Method = "auto") -> AtomSuperset:
-    """The supersets of an already validated game (see :func:`supersets`)."""
+    """The supersets of an already validated game (see :func:`supersets`).
+
+    Raises:
+        CompilerMissing: ``method`` is "demanded" and there is no C compiler.
+    """
     start = time.perf_counter()
     if method != "demanded":
+        # Without a C compiler there is nothing past the budget: in full, however long.
+        budget = GroundingBudget(FULL_RULES, FULL_SECONDS) \
+            if method == "auto" and _can_compile() else None
         # No unfolding: every auxiliary relation of the source keeps its atoms.
-        translation = translate(description, unfold_calls=False, relaxed_everything=True)
-        budget = GroundingBudget(FULL_RULES, FULL_SECONDS) if method == "auto" else None
-        found = compute_atom_superset(translation, budget)
+        found = compute_atom_superset(
+            translate(description, unfold_calls=False, relaxed_everything=True), budget)
         if found is not None:
             return found
     tables = compute_superset(translate(description))
     fluents = [symbol_to_gdl(fluent) for fluent in tables.fluents]
     moves = [(symbol_to_gdl(role), symbol_to_gdl(move)) for role, move in tables.moves]
     try:
-        try:
-            demanded = demanded_atoms(description, fluents, moves,
-                                      seconds=DEMANDED_SECONDS[0],
-                                      memory_mib=DEMANDED_MEMORY_MIB)
-        except ResourceLimitError:
-            demanded = demanded_atoms(description, fluents, moves,
-                                      seconds=DEMANDED_SECONDS[1],
-                                      memory_mib=DEMANDED_MEMORY_MIB, split=True)
-    except CompilerMissing:
-        if method == "demanded":
-            raise
-        found = compute_atom_superset(translate(description, unfold_calls=False,
-                                                relaxed_everything=True))
-        assert found is not None
-        return found
+        demanded = demanded_atoms(description, fluents, moves, seconds=DEMANDED_SECONDS[0],
+                                  memory_mib=DEMANDED_MEMORY_MIB)
+    except ResourceLimitError:
+        demanded = demanded_atoms(description, fluents, moves, seconds=DEMANDED_SECONDS[1],
+                                  memory_mib=DEMANDED_MEMORY_MIB, split=True)
     atoms = dict(demanded.atoms)
     atoms[("true", 1)] = tuple(sorted(f"(true {fluent})" for fluent in fluents))
     atoms[("does", 2)] = tuple(sorted(f"(does {role} {move})" for role, move in moves))
     return AtomSuperset(atoms=dict(sorted(atoms.items())), fluents=tuple(sorted(fluents)),
                         moves=tuple(sorted(moves)), seconds=time.perf_counter() - start,
                         demanded=demanded.demanded)
+
+
+def _can_compile() -> bool:
+    try:
+        build.compiler()
+    except build.CompilerMissing:
+        return False
+    return True
