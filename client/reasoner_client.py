@@ -206,6 +206,15 @@ class ReasonerClient:
         except grpc.RpcError as error:
             raise error_from_rpc(error) from None
 
+    def collect(self, method: str, request: Any) -> list[Any]:
+        """Every message of a server-streaming call, in order, its errors turned into
+        :mod:`reasoner.errors` classes as :meth:`call` does."""
+        try:
+            return list(getattr(self._stub, method)(request, timeout=self.timeout,
+                                                    wait_for_ready=True))
+        except grpc.RpcError as error:
+            raise error_from_rpc(error) from None
+
     def load_game(self, gdl: str, *, case_sensitive: bool = False,
                   lenient: bool = False, backend: str = "auto",
                   strict: bool = False) -> RemoteGame:
@@ -310,10 +319,13 @@ class RemoteGame:
 
     # -- queries -------------------------------------------------------------------------
 
-    def _call(self, method: str, make: Callable[[], Any]) -> Any:
+    def _call(self, method: str, make: Callable[[], Any], *, stream: bool = False) -> Any:
+        """One call of this game (``stream``: a server-streaming one, its messages as a
+        list), the game loaded again where the server no longer holds it."""
+        send = self._client.collect if stream else self._client.call
         for attempt in range(1, _RELOADS + 1):
             try:
-                return self._client.call(method, make())
+                return send(method, make())
             except UnknownGameError:
                 if self._gdl is None:
                     raise
@@ -326,7 +338,7 @@ class RemoteGame:
                 for _ in range(max(attempt + 1, self._client.replicas)):
                     self._client.call("LoadGame", pb.LoadGameRequest(gdl=self._gdl,
                                                                      options=self._options))
-        return self._client.call(method, make())
+        return send(method, make())
 
     def _ask(self, question: Question[T]) -> T:
         """A question asked as its own call."""
@@ -569,9 +581,28 @@ class RemoteGame:
                                      trajectories, r.updates, r.elapsed_ms)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
-        """Every atom that could ever hold, as GDL text, by relation (name, arity)."""
-        r = self._call("Supersets", lambda: pb.SupersetsRequest(game_id=self.id))
-        return {(rel.name, rel.arity): tuple(rel.atoms) for rel in r.relations}
+        """Every atom that could ever hold, as GDL text, by relation (name, arity); sent
+        in parts (StreamSupersets), so that it works for chess's 2.9 million atoms too.
+        :meth:`demanded` says which relations hold only the instances their callers ask
+        for."""
+        return self._stream_supersets()[0]
+
+    def demanded(self) -> tuple[str, ...]:
+        """The relations ("name/arity") of :meth:`supersets` that hold only the instances
+        their callers ask for (the game was too large to ground relaxed in full); empty:
+        every relation in full."""
+        return self._stream_supersets()[1]
+
+    def _stream_supersets(self) -> tuple[dict[tuple[str, int], tuple[str, ...]],
+                                         tuple[str, ...]]:
+        parts = self._call("StreamSupersets", lambda: pb.SupersetsRequest(game_id=self.id),
+                           stream=True)
+        atoms: dict[tuple[str, int], list[str]] = {}
+        for part in parts:
+            for relation in part.relations:
+                atoms.setdefault((relation.name, relation.arity), []).extend(relation.atoms)
+        demanded = tuple(parts[-1].demanded) if parts else ()
+        return {key: tuple(found) for key, found in atoms.items()}, demanded
 
     def relaxed_layers(self, state: State | None = None, *, max_layers: int = 0
                        ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]]:

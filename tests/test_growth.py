@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reasoner.asp.growth import measure_growth
@@ -42,6 +44,47 @@ def test_growth_of_a_small_game_finishes_and_counts_every_instance() -> None:
     assert "relaxed grounding ends" in growth.describe()
 
 
+# Small to load, but the game program grows: a relation read only under negation, which the
+# relaxed reachability of a load never grounds and an instantiation must ground in full.
+HIDDEN_GROWTH = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
+                 + " (init s) (legal a go) (<= (next s) (true s)) (goal a 0) "
+                 "(<= (far ?a ?b ?c ?d ?e) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e)) "
+                 "(<= terminal (not (far 1 2 3 4 5)))")
+
+
+def test_growth_of_the_game_program_counts_its_own_rules() -> None:
+    """A look at the game program (what ``ground`` instantiates) counts the instances of its
+    rules over the superset's fluents and moves; on tic-tac-toe it ends by itself, with 20
+    legal/2 instances (9 marks and a noop for each of 2 roles), and says which program it
+    ground."""
+    growth = measure_growth(parse_gdl((GAMES / "tictactoe.kif").read_text()), seconds=30,
+                            program="game")
+    assert growth.finished and growth.program == "game"
+    assert dict(growth.instances)["legal/2"] == 20
+    assert "game grounding ends" in growth.describe()
+
+
+@pytest.mark.slow  # grounds the game program to its time bound: about 4 s
+def test_ground_command_names_what_grew_in_the_game_program(tmp_path: Path) -> None:
+    """``ground`` on a game that loads at once but whose game program explodes ends at its
+    time bound with the relation of the game program that grew (far/5), not a relation of
+    the relaxed program that loading grounds."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    game = tmp_path / "hidden.kif"
+    game.write_text(HIDDEN_GROWTH)
+    result = subprocess.run(
+        [sys.executable, "-m", "reasoner.cli", "ground", str(game), "--timeout", "2"],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode != 0
+    assert "exceeded the time bound of 2 s; the rules of the game program of far/5 grew " \
+           "most (" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
 @pytest.mark.corpus
 def test_overrun_names_the_corpus_relation_that_grew() -> None:
     """Amazons (ggp-base-legacy) overruns a 3 s load; the error names the bound and one of
@@ -65,3 +108,24 @@ def test_unfolding_refuses_a_rule_chain_that_would_multiply() -> None:
     assert not game.info(game.initial_state).terminal
     _, after = game.step(game.initial_state, (0,))
     assert after.terminal  # (p0 1) holds through the whole chain
+
+
+@pytest.mark.slow  # instantiates to a 3 s bound, then looks for 3 s more
+def test_instantiate_rpc_names_what_grew_in_the_game_program() -> None:
+    """The Instantiate rpc on a game that loads at once (compiled rules answer the one
+    negated call) but whose game program explodes: RESOURCE_EXHAUSTED naming the server's
+    bound and far/5, the game program's relation that grew."""
+    import grpc
+
+    from reasoner.v1 import reasoner_pb2 as pb
+    from tests.service_support import expect_detail, running_server
+
+    # A forkserver child, as in production: the server holds gRPC's threads.
+    limits = Limits(seconds=3, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits) as server:
+        game = server.stub.LoadGame(pb.LoadGameRequest(
+            gdl=HIDDEN_GROWTH, options=pb.LoadOptions(backend="compiled")), timeout=60).game
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Instantiate,
+                               pb.InstantiateRequest(game_id=game.game_id))
+    assert detail.message.startswith(
+        "exceeded the time bound of 3 s; the rules of the game program of far/5 grew most (")

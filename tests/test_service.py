@@ -854,7 +854,8 @@ def test_reflection_describes_the_reasoner(srv: Server) -> None:
     (service,) = proto.service
     assert [m.name for m in service.method] == [
         "LoadGame", "GetGame", "InitialState", "Query", "Next", "Expand", "Simulate",
-        "Translate", "Supersets", "RelaxedLayers", "Instantiate", "Evaluate", "AnalyzeGame",
+        "Translate", "Supersets", "StreamSupersets", "RelaxedLayers", "Instantiate", "Evaluate",
+        "AnalyzeGame",
         "ListGames", "LookupMoves", "Session"]
 
 

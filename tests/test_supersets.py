@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 
 from reasoner import Game
@@ -111,6 +112,61 @@ def test_supersets_over_grpc_match_in_process() -> None:
             assert remote.supersets() == supersets(text).atoms  # the cached answer
             with pytest.raises(UnknownGameError):
                 client.call("Supersets", pb.SupersetsRequest(game_id="0" * 64))
+    finally:
+        server.stop(None)
+
+
+def test_streamed_supersets_come_in_parts_that_join_to_the_whole_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """StreamSupersets sends the supersets in messages of about SUPERSET_PART_BYTES of atoms,
+    a relation continued across messages under its name, the totals on the last message
+    only; joined, they are the Supersets answer."""
+    from reasoner.server import create_server, service
+    from reasoner.v1 import reasoner_pb2 as pb
+    from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
+
+    monkeypatch.setattr(service, "SUPERSET_PART_BYTES", 200)
+    server, port, _ = create_server("127.0.0.1:0", games=None)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.ReasonerStub(channel)  # type: ignore[no-untyped-call]
+            text = (ROOT / "games" / "connectfour.kif").read_text()
+            game = stub.LoadGame(pb.LoadGameRequest(gdl=text), timeout=60).game
+            whole = stub.Supersets(pb.SupersetsRequest(game_id=game.game_id), timeout=60)
+            parts = list(stub.StreamSupersets(pb.SupersetsRequest(game_id=game.game_id),
+                                              timeout=60))
+    finally:
+        server.stop(None)
+    assert len(parts) > 10
+    for part in parts[:-1]:
+        held = sum(len(atom) + 2 for r in part.relations for atom in r.atoms)
+        assert held <= 200 + max(len(a) + 2 for r in part.relations for a in r.atoms)
+        assert (part.size, part.elapsed_ms, list(part.demanded)) == (0, 0.0, [])
+    assert parts[-1].size == whole.size > 0
+    joined: dict[tuple[str, int], list[str]] = {}
+    for part in parts:
+        for relation in part.relations:
+            joined.setdefault((relation.name, relation.arity), []).extend(relation.atoms)
+    assert joined == {(r.name, r.arity): list(r.atoms) for r in whole.relations}
+
+
+def test_demanded_supersets_over_grpc_name_the_demanded_relations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the full relaxed grounding is over its budget, the rpc answers with the compiled
+    evaluation's atoms and names the demanded relations (tic-tac-toe's line/1, forced past
+    the budget here; on an unbounded test server the work runs in this process)."""
+    from client import ReasonerClient
+    from reasoner.instantiate import supersets as module
+    from reasoner.server import create_server
+
+    monkeypatch.setattr(module, "FULL_RULES", 0)
+    text = (ROOT / "games" / "tictactoe.kif").read_text()
+    server, port, _ = create_server("127.0.0.1:0", games=None, limits=None)
+    try:
+        with ReasonerClient(f"127.0.0.1:{port}") as client:
+            remote = client.load_game(text)
+            assert "line/1" in remote.demanded()
+            assert remote.supersets() == supersets(text, method="demanded").atoms
     finally:
         server.stop(None)
 

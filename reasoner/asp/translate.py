@@ -149,7 +149,7 @@ class Translation:
     flat_rule_count: int
     # The predicate that holds legal, terminal and goal of the successor state.
     next_layer_names: dict[str, str]
-    # With count_instances: the head signature of the relaxed rule that calls @grew(i, ...).
+    # With count_instances: the head signature of the rule that calls @grew(i, ...).
     counted: tuple[Signature, ...] = ()
     # Demand-driven programs over a state given as facts true(F) (and a joint move as facts
     # does(R,M)): the first derives legal, terminal and goal, the second next, the third
@@ -230,8 +230,9 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
         relaxed_everything: Keep every rule in the relaxed program (goal, terminal and the
             auxiliary relations only they read), for the superset of every atom; by default
             it keeps only what reachability needs.
-        count_instances: Make the relaxed program call ``@grew("name/arity", ...)`` once
-            per ground rule instance (for :mod:`reasoner.asp.growth`).
+        count_instances: Make the relaxed and the game program call ``@grew(i, ...)``
+            once per ground rule instance, ``i`` the rule's place in ``counted`` (for
+            :mod:`reasoner.asp.growth`).
     """
     flats = [flat for rule in game.rules for flat in flat_rules(rule)]
     if unfold_calls:
@@ -330,7 +331,10 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
     relaxed_flats: list[Rule] = []
     for flat, table_flat in zip(flats, table_flats, strict=True):
         comment = _comment(flat)
-        game_lines += [comment, _rule_text(flat)]
+        game_counter = len(counted) if count_instances else None
+        if count_instances:
+            counted.append(flat.head.signature)
+        game_lines += [comment, _rule_text(flat, counter=game_counter)]
         if flat.head.signature in relaxed_needed:
             counter = len(counted) if count_instances else None
             relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter)]

@@ -166,7 +166,7 @@ def _ground(args: argparse.Namespace) -> int:
         text = read(args.game)
         found = grounding(_instantiate, (text, args.inline_aux, args.format == "gddl",
                                          Path(args.game).stem, progress(args), args.narrow),
-                          text, args)
+                          text, args, program="game")
     except (ReasonerError, CommandError):
         end_progress_line(args)
         raise

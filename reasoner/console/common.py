@@ -15,12 +15,15 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from reasoner.console.numbers import MEBIBYTES, seconds
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.limits import Limits
 from reasoner.errors import ReasonerError, ResourceLimitError
+
+if TYPE_CHECKING:
+    from reasoner.asp.growth import Program
 
 __all__ = [
     "BACKEND_CHOICES",
@@ -102,9 +105,10 @@ def limits(args: argparse.Namespace) -> Limits | None:
 
 
 def grounding(func: Callable[..., T], work: tuple[Any, ...], text: str,
-              args: argparse.Namespace) -> T:
-    """Run grounding work under the command's bounds; an overrun names the relation that
-    grew (see :mod:`reasoner.engine.overrun`)."""
+              args: argparse.Namespace, program: Program = "relaxed") -> T:
+    """Run grounding work under the command's bounds; an overrun names the relation whose
+    rules grew in ``program``, the relaxed or the game program (see
+    :mod:`reasoner.engine.overrun`)."""
     from reasoner.engine.limits import run_bounded
     from reasoner.engine.overrun import explain_overrun
 
@@ -113,7 +117,7 @@ def grounding(func: Callable[..., T], work: tuple[Any, ...], text: str,
         return run_bounded(func, work, bounds)
     except ResourceLimitError as error:
         assert bounds is not None
-        raise explain_overrun(error, text, bounds) from None
+        raise explain_overrun(error, text, bounds, program=program) from None
 
 
 def progress(args: argparse.Namespace) -> bool | None:

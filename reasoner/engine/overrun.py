@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from reasoner.asp.growth import Growth, measure_growth
+from reasoner.asp.growth import Growth, Program, measure_growth
 from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
 from reasoner.errors import ReasonerError, ResourceLimitError
 from reasoner.gdl.parser import parse_game
@@ -23,28 +23,37 @@ LOOK_SECONDS = 5.0  # the longest look; a shorter bound gets a look as long as i
 _LOOK_MARGIN = 5.0
 
 
-def _look(text: str, case_sensitive: bool, seconds: float, memory_mb: float) -> Growth:
+# A look at the game program first computes the relaxed superset it is ground over: what
+# that may take beyond the look (chess: 9 s).
+_SUPERSET_SECONDS = 30.0
+
+
+def _look(text: str, case_sensitive: bool, seconds: float, memory_mb: float,
+          program: Program) -> Growth:
     description = parse_game(text, case_sensitive=case_sensitive)
-    return measure_growth(description, seconds, memory_mb)
+    return measure_growth(description, seconds, memory_mb, program)
 
 
 def explain_overrun(error: ResourceLimitError, text: str, limits: Limits, *,
                     case_sensitive: bool = False,
-                    check: Callable[[], None] | None = None) -> ResourceLimitError:
+                    check: Callable[[], None] | None = None,
+                    program: Program = "relaxed") -> ResourceLimitError:
     """The error with the relation that grew added to its message (and as ``relation``);
     the error unchanged if the look itself fails, or if the error is a network's refusal
-    (``error.network``: its message already says what was too large). The look takes at
-    most ``LOOK_SECONDS`` and a margin; ``check`` may raise to stop it (a cancelled
-    request)."""
+    (``error.network``: its message already says what was too large). The look grounds
+    ``program``: the relaxed one (loading a game), or the game program over the superset
+    (instantiating it). It takes at most ``LOOK_SECONDS`` and a margin (and the superset's
+    time for the game program); ``check`` may raise to stop it (a cancelled request)."""
     if error.network:
         return error
     seconds = min(LOOK_SECONDS, limits.seconds)
     # The look stops itself at its time and at 80% of the memory bound; the bounds of its
     # child process are only the backstop.
-    look = dataclasses.replace(limits, seconds=seconds + _LOOK_MARGIN)
+    extra = _SUPERSET_SECONDS if program == "game" else 0.0
+    look = dataclasses.replace(limits, seconds=seconds + _LOOK_MARGIN + extra)
     try:
-        growth = run_bounded(_look, (text, case_sensitive, seconds, 0.8 * limits.memory_mb),
-                             look, check=check)
+        growth = run_bounded(_look, (text, case_sensitive, seconds, 0.8 * limits.memory_mb,
+                                     program), look, check=check)
     except (ReasonerError, BoundedCrash):
         return error
     if not growth.instances:

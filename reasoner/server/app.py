@@ -67,7 +67,10 @@ def _handlers(service: ReasonerService) -> grpc.GenericRpcHandler:
             handlers[method.name] = grpc.stream_stream_rpc_method_handler(
                 behaviour, request_deserializer=None, response_serializer=None)
             continue
-        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+        # StreamSupersets answers a stream: its behaviour returns an iterator of messages.
+        make = (grpc.unary_stream_rpc_method_handler if method.server_streaming
+                else grpc.unary_unary_rpc_method_handler)
+        handlers[method.name] = make(
             _decoding(behaviour, request_class),
             request_deserializer=None,
             response_serializer=response_class.SerializeToString,

@@ -218,6 +218,18 @@ class GameRegistry:
         return run_bounded(func, args, limits, check=check,
                            max_answer_bytes=max_answer_bytes)
 
+    def explain(self, error: ResourceLimitError, description: GameDescription,
+                check: Callable[[], None] | None = None) -> ResourceLimitError:
+        """An overrun of instantiating a loaded game with the relation of its game program
+        that grew named (see :func:`explain_overrun`); unchanged where the registry is
+        unbounded, or the bound was not its own (a request's shorter deadline)."""
+        limits = self._limits
+        if (limits is None or error.reason != "work"
+                or error.limit not in (limits.seconds, limits.memory_mb)):
+            return error
+        return explain_overrun(error, print_game(description), limits, case_sensitive=True,
+                               check=check, program="game")
+
     def get(self, ident: str) -> LoadedGame:
         """A loaded game by id.
 

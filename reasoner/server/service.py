@@ -14,6 +14,7 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from reasoner.asp.relaxed_layers import description_layers as layers
+from reasoner.asp.superset import AtomSuperset
 from reasoner.asp.translate import translate
 from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import State, StateInfo
@@ -58,6 +59,10 @@ MAX_EVALUATE_STATES = 10_000
 MAX_QUERY_STATES = 100_000
 MAX_LOOKUP_TEXTS = 100_000
 DEFAULT_MAX_STEPS = 1000
+# StreamSupersets: the atoms' text in one message, and in the whole answer of the bounded
+# child that computes them (chess: about 230 MiB as a pickle).
+SUPERSET_PART_BYTES = 1 << 20
+SUPERSET_BYTES = 1 << 30
 # The most steps a Simulate playout may be asked for: a game that never ends would
 # otherwise play (and, with trajectories, record) for as long as the client lets it.
 MAX_STEPS = 100_000
@@ -88,6 +93,35 @@ def _instantiation(description: GameDescription, inline_aux: bool,
     """The work of Instantiate, run in a bounded child."""
     found = instantiate_description(description, inline_aux=inline_aux or gddl)
     return found, description_gddl(description, "game") if gddl else None
+
+
+def _text_bytes(found: AtomSuperset) -> int:
+    """About what a game's supersets take in memory: their atoms' text."""
+    return sum(len(atom) + 50 for atoms in found.atoms.values() for atom in atoms)
+
+
+def _superset_parts(found: AtomSuperset, elapsed_ms: float,
+                    part_bytes: int) -> Iterator[pb.SupersetsResponse]:
+    """The supersets as messages of about ``part_bytes`` of atoms each (at least one
+    atom), a relation continued across messages; the last carries the totals."""
+    part = pb.SupersetsResponse()
+    held = 0
+    for (name, arity), atoms in found.atoms.items():
+        group: pb.RelationAtoms | None = None
+        for atom in atoms:
+            if held and held + len(atom) > part_bytes:
+                yield part
+                part, group, held = pb.SupersetsResponse(), None, 0
+            if group is None:
+                group = part.relations.add(name=name, arity=arity)
+            group.atoms.append(atom)
+            held += len(atom) + 2
+        if group is None:  # a relation without atoms is listed all the same
+            part.relations.add(name=name, arity=arity)
+    part.size = found.size
+    part.elapsed_ms = elapsed_ms
+    part.demanded.extend(found.demanded)
+    yield part
 
 
 def _simulate_starts(game: Game, request: pb.SimulateRequest) -> list[tuple[State, int]]:
@@ -279,7 +313,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
         self._game_messages: dict[str, pb.GameInfo] = {}
-        self._supersets: dict[str, pb.SupersetsResponse] = {}
+        self._supersets: dict[str, AtomSuperset] = {}
         self._heuristics: dict[str, GameHeuristics] = {}
         self._heuristics_lock = threading.Lock()
 
@@ -515,22 +549,37 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     @_rpc
     def Supersets(self, request: pb.SupersetsRequest,
                   context: grpc.ServicerContext) -> pb.SupersetsResponse:
-        loaded = self._registry.get(request.game_id)
-        cached = self._supersets.get(loaded.id)
-        if cached is not None:
-            return cached
-        found = self._heavy(context, "Supersets", description_supersets,
-                            (loaded.game.description,))
+        found, elapsed_ms = self._atom_superset(request, context)
         response = pb.SupersetsResponse(
             relations=[pb.RelationAtoms(name=name, arity=arity, atoms=atoms)
                        for (name, arity), atoms in found.atoms.items()],
-            size=found.size, elapsed_ms=found.seconds * 1e3, demanded=found.demanded)
-        self._fits(response, f"the supersets' {found.size:,} atoms")
+            size=found.size, elapsed_ms=elapsed_ms, demanded=found.demanded)
+        self._fits(response, f"the supersets' {found.size:,} atoms (StreamSupersets sends "
+                             "them in parts)")
+        return response
+
+    @_rpc
+    def StreamSupersets(self, request: pb.SupersetsRequest,
+                        context: grpc.ServicerContext) -> Iterator[pb.SupersetsResponse]:
+        # Computed before the first message, so that every error is the call's status.
+        found, elapsed_ms = self._atom_superset(request, context)
+        return _superset_parts(found, elapsed_ms, SUPERSET_PART_BYTES)
+
+    def _atom_superset(self, request: pb.SupersetsRequest, context: grpc.ServicerContext
+                       ) -> tuple[AtomSuperset, float]:
+        """A loaded game's supersets, and the milliseconds they took (0 from the cache)."""
+        loaded = self._registry.get(request.game_id)
+        cached = self._supersets.get(loaded.id)
+        if cached is not None:
+            return cached, 0.0
+        # The answer comes back whole, however many messages it will take to send.
+        found = self._heavy(context, "Supersets", description_supersets,
+                            (loaded.game.description,), max_answer_bytes=SUPERSET_BYTES)
         live = set(self._registry.ids())
         self._supersets = {k: v for k, v in self._supersets.items() if k in live}
-        self._supersets[loaded.id] = response
-        self._registry.keep_beside(loaded.id, response.ByteSize(), "supersets")
-        return response
+        self._supersets[loaded.id] = found
+        self._registry.keep_beside(loaded.id, _text_bytes(found), "supersets")
+        return found, found.seconds * 1e3
 
     @_rpc
     def RelaxedLayers(self, request: pb.RelaxedLayersRequest,
@@ -552,8 +601,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Instantiate(self, request: pb.InstantiateRequest,
                     context: grpc.ServicerContext) -> pb.InstantiateResponse:
         game = self._registry.get(request.game_id).game
-        found, gddl = self._heavy(context, "Instantiate", _instantiation,
-                                  (game.description, request.inline_aux, request.gddl))
+        try:
+            found, gddl = self._heavy(context, "Instantiate", _instantiation,
+                                      (game.description, request.inline_aux, request.gddl))
+        except ResourceLimitError as error:
+            raise self._registry.explain(error, game.description,
+                                         lambda: _check_time(context)) from None
         s = found.statistics
         response = pb.InstantiateResponse(
             gdl=found.gdl(), statistics=pb.InstantiationStatistics(
@@ -580,9 +633,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         return response
 
     def _heavy(self, context: grpc.ServicerContext, what: str, func: Callable[..., T],
-               args: tuple[Any, ...]) -> T:
+               args: tuple[Any, ...], max_answer_bytes: int | None = None) -> T:
         """Run grounding work for the call ``what`` in a slot of the heavy gate, in a
-        bounded child that dies when the request's deadline passes or it is cancelled."""
+        bounded child that dies when the request's deadline passes or it is cancelled.
+        The child's answer may take ``max_answer_bytes`` (default: four messages)."""
         def check() -> None:
             _check_time(context)
 
@@ -590,7 +644,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             # (An answer several times what a message may hold cannot become one.)
             return self._registry.bounded(func, args, seconds=_remaining(context),
                                           check=check,
-                                          max_answer_bytes=4 * self._max_message_bytes)
+                                          max_answer_bytes=max_answer_bytes
+                                          or 4 * self._max_message_bytes)
 
     def _game_heuristics(self, loaded: LoadedGame) -> GameHeuristics:
         """The heuristics of a loaded game, built on first use (and dropped with the game)."""

@@ -80,6 +80,11 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
                 _registered_method=True)
+        self.StreamSupersets = channel.unary_stream(
+                '/reasoner.v1.Reasoner/StreamSupersets',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
+                _registered_method=True)
         self.RelaxedLayers = channel.unary_unary(
                 '/reasoner.v1.Reasoner/RelaxedLayers',
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.RelaxedLayersRequest.SerializeToString,
@@ -183,6 +188,17 @@ class ReasonerServicer:
         """The relaxed-reachability supersets of a loaded game: every fluent, move and auxiliary
         atom that could ever hold (negation dropped, every legal move possible), by relation.
         RESOURCE_EXHAUSTED if computing them exceeds the server's bounds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamSupersets(self, request, context):
+        """The same supersets in parts, for games whose supersets do not fit one message (chess:
+        2.9 million atoms, about 100 MiB of text). Each message holds at most about 1 MiB of
+        atoms; a relation too large for one message continues in the next under the same name
+        and arity, atoms in the same sorted order as Supersets. The last message carries size,
+        elapsed_ms and demanded; the others leave them empty.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -300,6 +316,11 @@ def add_ReasonerServicer_to_server(servicer, server):
             ),
             'Supersets': grpc.unary_unary_rpc_method_handler(
                     servicer.Supersets,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.SerializeToString,
+            ),
+            'StreamSupersets': grpc.unary_stream_rpc_method_handler(
+                    servicer.StreamSupersets,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.SerializeToString,
             ),
@@ -581,6 +602,33 @@ class Reasoner:
             request,
             target,
             '/reasoner.v1.Reasoner/Supersets',
+            reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamSupersets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/StreamSupersets',
             reasoner_dot_v1_dot_reasoner__pb2.SupersetsRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.SupersetsResponse.FromString,
             options,
