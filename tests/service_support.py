@@ -86,7 +86,7 @@ def running_server(*, games: Path | None = None, max_games: int = 64, workers: i
                    limits: Limits | None = None,
                    address: str = "127.0.0.1:0",
                    heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
-                   cache_mb: int = 4096, max_heavy: int = 2,
+                   cache_mb: int = 4096, max_heavy: int = 2, max_costly: int = 2,
                    max_call_seconds: float = 600.0, max_sessions: int = 16
                    ) -> Iterator[Server]:
     """A real server on a free port (``limits=None`` unless a test is about the limits, which
@@ -96,6 +96,7 @@ def running_server(*, games: Path | None = None, max_games: int = 64, workers: i
                                            max_concurrent_rpcs=max_concurrent_rpcs,
                                            limits=limits, heuristic_bounds=heuristic_bounds,
                                            cache_mb=cache_mb, max_heavy=max_heavy,
+                                           max_costly=max_costly,
                                            max_call_seconds=max_call_seconds,
                                            max_sessions=max_sessions)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=[

@@ -214,6 +214,45 @@ def test_queries_are_answered_while_heavy_loads_fill_their_slots() -> None:
             grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.OK}
 
 
+def test_large_simulates_run_in_a_pool_of_their_own_and_small_ones_pass() -> None:
+    """With one slot for costly calls and one place to wait, two Simulates of a million
+    playouts (connect four on clingo: far longer than their 4 s deadline) take both; a third
+    is refused at once with RESOURCE_EXHAUSTED naming the pool and its flag, while a
+    Simulate of 10 playouts and a Query are answered."""
+    with running_server(max_costly=1) as server:
+        c4 = server.stub.LoadGame(pb.LoadGameRequest(
+            gdl=text_of("connectfour"), options=pb.LoadOptions(backend="clingo")),
+            timeout=CALL_TIMEOUT).game
+
+        def simulate() -> grpc.StatusCode:
+            try:
+                server.stub.Simulate(pb.SimulateRequest(
+                    game_id=c4.game_id, from_initial=True, playouts=1_000_000), timeout=4)
+            except grpc.RpcError as error:
+                code: grpc.StatusCode = error.code()
+                return code
+            return grpc.StatusCode.OK
+
+        with ThreadPoolExecutor(2) as pool:
+            large = [pool.submit(simulate) for _ in range(2)]
+            time.sleep(1.0)  # one runs, one waits
+            started = time.perf_counter()
+            detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Simulate,
+                                   pb.SimulateRequest(game_id=c4.game_id, from_initial=True,
+                                                      playouts=1_000_000))
+            refused_in = time.perf_counter() - started
+            small = server.stub.Simulate(pb.SimulateRequest(
+                game_id=c4.game_id, from_initial=True, playouts=10), timeout=CALL_TIMEOUT)
+            info = server.stub.InitialState(pb.InitialStateRequest(game_id=c4.game_id),
+                                            timeout=2)
+            codes = [f.result(60) for f in large]
+    assert (detail.bound, detail.reason) == ("concurrency", "busy")
+    assert "costly calls" in detail.message and "serve --max-costly" in detail.message
+    assert refused_in < 2.0
+    assert len(small.playouts) == 10 and len(info.info.legal[0].ids) == 7
+    assert codes == [grpc.StatusCode.DEADLINE_EXCEEDED] * 2
+
+
 def test_a_text_sent_again_is_found_without_reading_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Loading the same text twice reads (parses) it once: the second load finds the game

@@ -26,6 +26,11 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-heavy", type=at_least(1), default=2,
                    help="loads and groundings that run at once, on threads of their own; "
                         "as many more wait, one more is refused with RESOURCE_EXHAUSTED")
+    p.add_argument("--max-costly", type=at_least(1), default=2,
+                   help="costly calls (a Simulate of over 1,000 playouts, an Expand of over "
+                        "1,000 children, a Query or Next of over 1,000 states, an Evaluate "
+                        "of over 100 states) that run at once, on threads of their own; as "
+                        "many more wait, one more is refused with RESOURCE_EXHAUSTED")
     p.add_argument("--tls-cert", help="PEM certificate chain: the port speaks TLS only")
     p.add_argument("--tls-key", help="the certificate's PEM private key")
     p.add_argument("--token-file",
@@ -86,7 +91,8 @@ def _serve(args: argparse.Namespace) -> int:
               max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
-              max_heavy=args.max_heavy, max_call_seconds=args.max_call_seconds,
+              max_heavy=args.max_heavy, max_costly=args.max_costly,
+              max_call_seconds=args.max_call_seconds,
               max_sessions=args.max_sessions, tls=tls,
               token=token.strip() if token is not None else None)
     except OSError as error:

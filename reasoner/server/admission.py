@@ -1,5 +1,9 @@
 """Admission of heavy calls: loads and groundings run a few at a time, beside the queries.
 
+The service keeps a second gate of the same kind for calls whose cost grows with their
+arguments (a Simulate of many playouts, an Expand of many children, a Query, Next or Evaluate
+of many states): see ``ReasonerService._costly``.
+
 A heavy call (a load that is not cached, a translation, a grounding for supersets, relaxed
 layers or an instantiation) takes one of ``running`` slots; while all are taken, up to
 ``waiting`` more wait for one (as long as their request lives), and one more is refused at
@@ -26,8 +30,11 @@ _POLL_SECONDS = 0.1
 class HeavyGate:
     """Slots for heavy calls (see the module documentation)."""
 
-    def __init__(self, running: int = DEFAULT_HEAVY, waiting: int | None = None) -> None:
+    def __init__(self, running: int = DEFAULT_HEAVY, waiting: int | None = None, *,
+                 noun: str = "loads or groundings", flag: str = "serve --max-heavy") -> None:
         self.running = max(1, running)
+        self._noun = noun  # what runs here, and the option that sizes it: for the refusal
+        self._flag = flag
         self.waiting = self.running if waiting is None else max(0, waiting)
         self._slots = threading.Semaphore(self.running)
         self._lock = threading.Lock()
@@ -57,9 +64,9 @@ class HeavyGate:
             with self._lock:
                 if self._queued >= self.waiting:
                     raise ResourceLimitError(
-                        f"the server runs {self.running} loads or groundings at once and "
+                        f"the server runs {self.running} {self._noun} at once and "
                         f"{self.waiting} more wait already: send {what} again later "
-                        "(serve --max-heavy)", "concurrency", limit=self.running,
+                        f"({self._flag})", "concurrency", limit=self.running,
                         reason="busy")
                 self._queued += 1
             try:

@@ -73,9 +73,20 @@ def _handlers(service: ReasonerService) -> grpc.GenericRpcHandler:
         handlers[method.name] = make(
             _decoding(behaviour, request_class),
             request_deserializer=None,
-            response_serializer=response_class.SerializeToString,
+            response_serializer=_encoder(response_class),
         )
     return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)
+
+
+def _encoder(response_class: Any) -> Callable[[Any], bytes]:
+    """A method's answer as bytes: a message serialised, or bytes the service encoded
+    itself (see :mod:`reasoner.server.encoded`) as they are."""
+    serialize = response_class.SerializeToString
+
+    def encode(answer: Any) -> bytes:
+        return answer if isinstance(answer, bytes) else serialize(answer)
+
+    return encode
 
 
 def _decoding(behaviour: Callable[[Any, grpc.ServicerContext], Any],
@@ -119,6 +130,7 @@ def create_server(
     heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
     cache_mb: int = DEFAULT_CACHE_BYTES // 2**20,
     max_heavy: int = DEFAULT_HEAVY,
+    max_costly: int = DEFAULT_HEAVY,
     max_call_seconds: float = DEFAULT_CALL_SECONDS,
     max_sessions: int = DEFAULT_SESSIONS,
     tls: tuple[bytes, bytes] | None = None,
@@ -147,6 +159,10 @@ def create_server(
         max_heavy: Loads and groundings (LoadGame of a game not cached, Translate,
             Supersets, RelaxedLayers, Instantiate) that run at once; as many more wait,
             and one more is refused with RESOURCE_EXHAUSTED.
+        max_costly: Costly calls (a Simulate of over 1,000 playouts, an Expand of over
+            1,000 children, a Query or Next of over 1,000 states or joint moves, an Evaluate
+            of over 100 states) that run at once, on threads of their own; as many more
+            wait, and one more is refused with RESOURCE_EXHAUSTED.
         max_call_seconds: The longest a call works when its client sets no shorter
             deadline (then DEADLINE_EXCEEDED).
         max_sessions: Session streams open at once, each on a thread of its own; one more
@@ -158,13 +174,16 @@ def create_server(
             :func:`serve`); off, a port in use is an error.
     """
     gate = HeavyGate(max_heavy)
+    costly = HeavyGate(max_costly, noun="costly calls (large Simulate, Expand, Query, Next "
+                       "or Evaluate)", flag="serve --max-costly")
     registry = GameRegistry(max_games=max_games, limits=limits,
                             max_bytes=cache_mb * 2**20, gate=gate)
     if games is not None:
         preload(registry, games)
     size = max_message_mb * 1024 * 1024
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers + gate.threads + max_sessions,
+        futures.ThreadPoolExecutor(max_workers=workers + gate.threads + costly.threads
+                                   + max_sessions,
                                    thread_name_prefix="reasoner"),
         maximum_concurrent_rpcs=max_concurrent_rpcs,
         interceptors=[TokenCheck(token)] if token is not None else None,
@@ -174,7 +193,8 @@ def create_server(
                  *KEEPALIVE],
     )
     service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
-                              max_call_seconds=max_call_seconds, max_sessions=max_sessions)
+                              max_call_seconds=max_call_seconds, max_sessions=max_sessions,
+                              costly=costly)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

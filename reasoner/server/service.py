@@ -8,6 +8,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
 import grpc
@@ -36,6 +37,8 @@ from reasoner.instantiate.ground_game import (
     instantiate_description,
 )
 from reasoner.instantiate.supersets import description_supersets
+from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
+from reasoner.server.encoded import field, playouts_answer
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
 from reasoner.session_batches import joined
@@ -59,6 +62,13 @@ MAX_EVALUATE_STATES = 10_000
 MAX_QUERY_STATES = 100_000
 MAX_LOOKUP_TEXTS = 100_000
 DEFAULT_MAX_STEPS = 1000
+# Calls whose cost grows with their arguments run in a pool of their own past these sizes
+# (see ReasonerService._costly): playouts of a Simulate, children of an Expand, states of a
+# Query or joint moves of a Next, states of an Evaluate.
+COSTLY_PLAYOUTS = 1_000
+COSTLY_CHILDREN = 1_000
+COSTLY_STATES = 1_000
+COSTLY_EVALUATIONS = 100
 # StreamSupersets: the atoms' text in one message, and in the whole answer of the bounded
 # child that computes them (chess: about 230 MiB as a pickle).
 SUPERSET_PART_BYTES = 1 << 20
@@ -305,8 +315,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                  heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
                  max_message_bytes: int = 16 * 1024 * 1024,
                  max_call_seconds: float = DEFAULT_CALL_SECONDS,
-                 max_sessions: int = DEFAULT_SESSIONS) -> None:
+                 max_sessions: int = DEFAULT_SESSIONS,
+                 costly: HeavyGate | None = None) -> None:
         self._registry = registry
+        # Costly calls (see _costly): a pool of their own, as loads have.
+        self.costly = costly if costly is not None else HeavyGate(
+            DEFAULT_HEAVY, noun="costly calls (large Simulate, Expand, Query, Next or "
+            "Evaluate)", flag="serve --max-costly")
         self.max_call_seconds = max_call_seconds
         self.max_sessions = max_sessions
         self._sessions = threading.BoundedSemaphore(max_sessions)
@@ -426,11 +441,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"at most {MAX_QUERY_STATES:,} states per request, got "
                                f"{len(request.states):,}", reason="too-many-states")
         total = len(request.states)
-        infos = self._gathered(
-            (_info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
-             for i, message in enumerate(request.states)), context,
-            lambda n: f"the answers of the first {n:,} of {total:,} states",
-            "ask for fewer at once")
+        with self._costly("Query", total > COSTLY_STATES, context):
+            infos = self._gathered(
+                (_info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
+                 for i, message in enumerate(request.states)), context,
+                lambda n: f"the answers of the first {n:,} of {total:,} states",
+                "ask for fewer at once")
         return pb.QueryResponse(infos=infos)
 
     @_rpc
@@ -449,10 +465,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 following, info = game.step(state, tuple(joint.moves), check_legal=check)
                 yield pb.Successor(state=_state_message(following), info=_info_message(info))
 
-        return pb.NextResponse(successors=self._gathered(
-            successors(), context,
-            lambda n: f"the successors of the first {n:,} of {total:,} joint moves",
-            "ask for fewer at once"))
+        with self._costly("Next", total > COSTLY_STATES, context):
+            return pb.NextResponse(successors=self._gathered(
+                successors(), context,
+                lambda n: f"the successors of the first {n:,} of {total:,} joint moves",
+                "ask for fewer at once"))
 
     @_rpc
     def Expand(self, request: pb.ExpandRequest,
@@ -475,6 +492,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 f"the state's {count:,} children would take about {estimate / 2**20:,.0f} "
                 f"MiB, more than an answer may ({self._answer_limit}): use Query and Next",
                 "size", reason="answer-size")
+        with self._costly("Expand", count > COSTLY_CHILDREN, context):
+            return self._expand(game, state, info, head, count, context)
+
+    def _expand(self, game: Game, state: State, info: StateInfo, head: pb.ExpandResponse,
+                count: int, context: grpc.ServicerContext) -> pb.ExpandResponse:
+        """Expand's children, once the request is read and admitted."""
         head.children.extend(self._gathered(
             (pb.Child(joint_move=pb.JointMove(moves=joint),
                       successor=pb.Successor(state=_state_message(following),
@@ -486,7 +509,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
 
     @_rpc
     def Simulate(self, request: pb.SimulateRequest,
-                 context: grpc.ServicerContext) -> pb.SimulateResponse:
+                 context: grpc.ServicerContext) -> pb.SimulateResponse | bytes:
         game = self._registry.get(request.game_id).game
         starts = _simulate_starts(game, request)
         playouts = sum(count for _, count in starts)
@@ -505,12 +528,20 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     f"{self._answer_limit} an answer may have: ask "
                     "fewer playouts or steps, or no trajectories", "size",
                     reason="answer-size")
+        if request.summary and request.record_trajectories:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               "a summary holds no trajectories: ask for columns with "
+                               "record_trajectories, or for a summary without them",
+                               reason="conflicting-fields")
+        with self._costly("Simulate", playouts > COSTLY_PLAYOUTS, context):
+            return self._simulate(game, request, starts, playouts, max_steps, context)
+
+    def _simulate(self, game: Game, request: pb.SimulateRequest,
+                  starts: list[tuple[State, int]], playouts: int, max_steps: int,
+                  context: grpc.ServicerContext) -> pb.SimulateResponse | bytes:
+        """Simulate's playouts, once the request is read and admitted: one playout at a
+        time answered as bytes (see :mod:`reasoner.server.encoded`)."""
         if request.summary:
-            if request.record_trajectories:
-                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   "a summary holds no trajectories: ask for columns with "
-                                   "record_trajectories, or for a summary without them",
-                                   reason="conflicting-fields")
             start = time.perf_counter()
             summaries = [game.summarize(state, count, request.seed + number, max_steps,
                                         check=lambda: _check_time(context))
@@ -535,16 +566,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 updates=run.updates, elapsed_ms=elapsed_ms)
             self._fits(columns, f"the answer of {playouts:,} playouts")
             return columns
-        trajectories = run.trajectories or [()] * len(run.lengths)
-        messages = [
-            pb.Playout(goals=[pb.GoalValues(values=v) for v in goals], length=length,
-                       terminal=terminal, trajectory=[pb.JointMove(moves=j) for j in path])
-            for goals, length, terminal, path in zip(run.goals, run.lengths, run.terminal,
-                                                     trajectories, strict=True)]
-        response = pb.SimulateResponse(playouts=messages, updates=run.updates,
-                                       elapsed_ms=elapsed_ms)
-        self._fits(response, f"the answer of {playouts:,} playouts")
-        return response
+        answer = playouts_answer(run, elapsed_ms)
+        if len(answer) > self._answer_bytes:
+            raise ResourceLimitError(
+                f"the answer of {playouts:,} playouts takes {len(answer) / 2**20:,.1f} MiB, "
+                f"more than an answer may ({self._answer_limit}, serve --max-message-mb): "
+                "ask for columns or a summary", "size", reason="answer-size")
+        return answer
 
     @_rpc
     def Supersets(self, request: pb.SupersetsRequest,
@@ -632,6 +660,16 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         self._fits(response, "the translated program")
         return response
 
+    def _costly(self, what: str, costly: bool,
+                context: grpc.ServicerContext) -> AbstractContextManager[None]:
+        """A slot of the costly calls' pool for the call ``what`` where ``costly`` (its
+        arguments make it so), else nothing: while the pool's slots and places to wait are
+        all taken, RESOURCE_EXHAUSTED at once, so that such calls never take the threads that
+        answer the short ones."""
+        if not costly:
+            return nullcontext()
+        return self.costly.admit(what, lambda: _check_time(context))
+
     def _heavy(self, context: grpc.ServicerContext, what: str, func: Callable[..., T],
                args: tuple[Any, ...], max_answer_bytes: int | None = None) -> T:
         """Run grounding work for the call ``what`` in a slot of the heavy gate, in a
@@ -677,9 +715,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         start = time.perf_counter()
         heuristics = self._game_heuristics(loaded)
         try:
-            found = heuristics.evaluate(
-                request.heuristic, request.role, states, dict(request.parameters),
-                plan=request.plan, previous=previous, check=lambda: _check_time(context))
+            with self._costly("Evaluate", len(states) > COSTLY_EVALUATIONS, context):
+                found = heuristics.evaluate(
+                    request.heuristic, request.role, states, dict(request.parameters),
+                    plan=request.plan, previous=previous,
+                    check=lambda: _check_time(context))
         finally:
             self._registry.keep_beside(loaded.id, heuristics.held_bytes(), "heuristics")
         evaluations = []
@@ -744,7 +784,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         for index, item in enumerate((request, *request.more)):
             if index and not context.is_active():
                 return
-            encoded = self._session_answer(item, context, nested=index > 0).SerializeToString()
+            encoded = self._session_answer(item, context, nested=index > 0)
             # Each answer fits a message (its handler saw to it); a group must fit too.
             if group and size + len(encoded) + 16 > self._answer_bytes:
                 yield joined(group)
@@ -754,7 +794,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         yield joined(group)
 
     def _session_answer(self, request: pb.SessionRequest, context: grpc.ServicerContext,
-                        *, nested: bool = False) -> pb.SessionResponse:
+                        *, nested: bool = False) -> bytes:
+        """One request's SessionResponse, encoded (an answer its handler encoded itself,
+        as Simulate's playouts, goes in as it is)."""
         response = pb.SessionResponse(tag=request.tag)
         kind = request.WhichOneof("request")
         try:
@@ -769,6 +811,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                    "side by side", reason="nested-more")
             _start_call(self.max_call_seconds)
             answer = _SESSION_HANDLERS[kind](self, getattr(request, kind), context)
+            if isinstance(answer, bytes):
+                number = response.DESCRIPTOR.fields_by_name[kind].number
+                return response.SerializeToString() + field(number, answer)
             getattr(response, kind).CopyFrom(answer)
         except Exception as error:
             status = rich_status_of(error)
@@ -777,7 +822,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             response.error.code = status.code
             response.error.message = status.message
             response.error.details.extend(status.details)
-        return response
+        return response.SerializeToString()
 
     @_rpc
     def AnalyzeGame(self, request: pb.AnalyzeGameRequest,

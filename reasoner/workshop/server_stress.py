@@ -48,13 +48,14 @@ _WIDE = (f"(role a) (role b) {' '.join(f'(k {i})' for i in range(300))} "
          "(<= terminal (true t)) (<= (goal ?r 0) (role ?r))")
 
 
-def _serve(ports: Any, stop: Any, max_heavy: int) -> None:
+def _serve(ports: Any, stop: Any, max_heavy: int, max_costly: int) -> None:
     """A server with the defaults of ``serve`` on a free loopback port, until ``stop``."""
     import os
 
     from reasoner.server.app import create_server
 
-    server, port, _ = create_server("127.0.0.1:0", max_heavy=max_heavy)
+    server, port, _ = create_server("127.0.0.1:0", max_heavy=max_heavy,
+                                    max_costly=max_costly)
     ports.put((port, os.getpid()))
     stop.wait()
     server.stop(None)
@@ -71,10 +72,14 @@ def _resident_mb(pid: int) -> float:
 
 
 def measure_stress(seconds: float, blowups: int, deadline: float,
-                   max_heavy: int) -> dict[str, Any]:
+                   max_heavy: int, simulates: int = 0,
+                   playouts: int = 300_000, max_costly: int = 2) -> dict[str, Any]:
     """The figures of one run (see the module docstring): a steady client's Query latency
     for ``seconds`` alone, then for ``seconds`` while ``blowups`` threads send blow-ups,
-    each with a ``deadline``, to a server with ``--max-heavy max_heavy``."""
+    each with a ``deadline``, and ``simulates`` more threads each send connect four
+    Simulates of ``playouts`` playouts, to a server with ``--max-heavy max_heavy`` and
+    ``--max-costly max_costly`` (a large one: as good as none, for a comparison). The
+    server's resident memory is sampled every 0.1 s during the second phase (its peak)."""
     import grpc
 
     from reasoner.core.walk import sample_states
@@ -92,10 +97,12 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
     ports: Any = context.Queue()
     stop: Any = context.Event()
     # Not a daemon: a daemonic process may not start the bounded children of its loads.
-    child = context.Process(target=_serve, args=(ports, stop, max_heavy))
+    child = context.Process(target=_serve, args=(ports, stop, max_heavy, max_costly))
     child.start()
     port, pid = ports.get(timeout=120)
-    figures: dict[str, Any] = {"max_heavy": max_heavy, "blowups": blowups}
+    figures: dict[str, Any] = {"max_heavy": max_heavy, "max_costly": max_costly,
+                               "blowups": blowups,
+                               "simulates": simulates, "playouts": playouts}
     try:
         target = f"127.0.0.1:{port}"
         channel = grpc.insecure_channel(target)
@@ -159,13 +166,36 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
                 with lock:
                     codes[f"{kind} {code}"] += 1
 
+        def simulate(index: int) -> None:
+            own = pb_grpc.ReasonerStub(grpc.insecure_channel(target))  # type: ignore[no-untyped-call]
+            while running.is_set():
+                try:
+                    own.Simulate(pb.SimulateRequest(from_initial=True, game_id=c4,
+                                                    playouts=playouts, seed=index),
+                                 timeout=deadline)
+                    code = "OK"
+                except grpc.RpcError as error:
+                    code = error.code().name
+                with lock:
+                    codes[f"simulate {playouts:,} {code}"] += 1
+
+        peak = [0.0]
+
+        def sample() -> None:
+            while running.is_set():
+                peak[0] = max(peak[0], _resident_mb(pid))
+                time.sleep(0.1)
+
         threads = [threading.Thread(target=blow_up, args=(k,), daemon=True)
                    for k in range(blowups)]
+        threads += [threading.Thread(target=simulate, args=(k,), daemon=True)
+                    for k in range(simulates)]
+        threads.append(threading.Thread(target=sample, daemon=True))
         for thread in threads:
             thread.start()
         time.sleep(1.0)  # the blow-ups under way
         loaded, loaded_errors = steady()
-        figures["resident_mb_peak_phase"] = round(_resident_mb(pid))
+        figures["resident_mb_peak_phase"] = round(max(peak[0], _resident_mb(pid)))
         running.clear()
         for thread in threads:
             thread.join(deadline + 30)

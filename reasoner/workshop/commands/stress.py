@@ -22,6 +22,13 @@ def register(commands: Commands) -> None:
     p.add_argument("--deadline", type=seconds(), default=15.0,
                    help="seconds each blow-up request may take")
     p.add_argument("--max-heavy", type=at_least(1), default=2, help="the server's --max-heavy")
+    p.add_argument("--max-costly", type=at_least(1), default=2,
+                   help="the server's --max-costly (a large one, 1000 say, is as good as "
+                        "none: the comparison)")
+    p.add_argument("--simulates", type=at_least(0), default=0,
+                   help="threads sending large Simulates (connect four) besides the blow-ups")
+    p.add_argument("--playouts", type=at_least(1), default=300_000,
+                   help="playouts of each of those Simulates")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_stress)
 
@@ -29,20 +36,22 @@ def register(commands: Commands) -> None:
 def _stress(args: argparse.Namespace) -> int:
     from reasoner.workshop.server_stress import measure_stress
 
-    figures = measure_stress(args.seconds, args.blowups, args.deadline, args.max_heavy)
+    figures = measure_stress(args.seconds, args.blowups, args.deadline, args.max_heavy,
+                             args.simulates, args.playouts, args.max_costly)
     if args.json:
         print(json.dumps(figures))
         return EXIT_OK
     print(f"steady Query on tic-tac-toe, {args.seconds:g} s per phase, server with "
-          f"--max-heavy {args.max_heavy}:")
+          f"--max-heavy {args.max_heavy} --max-costly {args.max_costly}:")
     for name in ("alone", "blowups"):
         f = figures[name]
-        label = "alone" if name == "alone" else f"with {args.blowups} blow-ups"
+        label = "alone" if name == "alone" else f"with {args.blowups} blow-ups" + (
+            f", {args.simulates} Simulates" if args.simulates else "")
         print(f"  {label:18} {f['queries']:>7,} queries  median {f['median_ms']:6.2f} ms  "
               f"p99 {f['p99_ms']:7.2f} ms  max {f['max_ms']:8.1f} ms  errors {f['errors']}")
     print("  blow-ups answered: " + ", ".join(f"{k} {v}" for k, v in
                                              figures["blowup_codes"].items()))
     print(f"  server resident memory: {figures['resident_mb_before']:,} MiB before, "
-          f"{figures['resident_mb_peak_phase']:,} MiB at the end of the blow-ups, "
+          f"{figures['resident_mb_peak_phase']:,} MiB at most during the blow-ups, "
           f"{figures['resident_mb_after']:,} MiB after")
     return EXIT_OK
