@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,7 @@ import grpc
 import pytest
 
 from client import ReasonerClient
-from client.errors import RemoteError, error_detail_of
+from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate, error_detail_of
 from reasoner.server.app import create_server
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -102,6 +103,53 @@ def test_a_server_with_a_certificate_speaks_tls(certificate: tuple[bytes, bytes]
                 stub.ListGames(pb.ListGamesRequest(), timeout=5)
             error: Any = caught.value
             assert error.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_a_tls_port_spoken_to_without_tls_fails_within_the_connect_timeout(
+        certificate: tuple[bytes, bytes]) -> None:
+    """A client without tls_root, on a port that speaks TLS only, raises ServerUnreachable
+    after about the connect timeout (not the call's deadline), asking whether the server
+    uses TLS."""
+    with served(tls=certificate) as port, \
+            ReasonerClient(f"127.0.0.1:{port}", connect_timeout=1.0) as client:
+        started = time.monotonic()
+        with pytest.raises(ServerUnreachable) as caught:
+            client.list_games()
+        waited = time.monotonic() - started
+    assert 1.0 <= waited < 4.0
+    assert str(caught.value) == (
+        f"cannot reach 127.0.0.1:{port} within 1 s: is the server running, and does it use "
+        "TLS (then give tls_root)?")
+
+
+def test_tls_root_takes_the_path_of_a_pem_file(certificate: tuple[bytes, bytes],
+                                               tmp_path: Path) -> None:
+    """tls_root given as the path of the CA's PEM file, a str or a Path, is read: the
+    client speaks TLS to the server as with the file's bytes."""
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate) as port:
+        for root in (str(tmp_path / "ca.pem"), tmp_path / "ca.pem"):
+            with ReasonerClient(f"localhost:{port}", timeout=CALL_TIMEOUT,
+                                tls_root=root) as client:
+                assert client.list_games() == []
+
+
+@pytest.mark.parametrize("name, content, why", [
+    ("missing.pem", None, "No such file or directory"),
+    ("key.txt", b"not a certificate\n", "it holds no PEM certificate"),
+])
+def test_a_tls_root_file_that_cannot_serve_is_named(tmp_path: Path, name: str,
+                                                    content: bytes | None, why: str) -> None:
+    """A tls_root path to a missing file, or to a file without a PEM certificate, raises
+    UnreadableCertificate naming the file and why, before any connection."""
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(UnreadableCertificate) as caught:
+        ReasonerClient("localhost:1", tls_root=path)
+    assert str(caught.value) == f"cannot read the TLS root certificate {path}: {why}"
+    assert caught.value.path == str(path)
 
 
 def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
