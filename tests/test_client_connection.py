@@ -63,3 +63,19 @@ def test_a_server_restarted_between_two_calls_answers_the_second() -> None:
         thread.join()
         for server in restarted:
             server.stop(None)
+
+
+def test_match_with_an_unreachable_server_fails_in_one_line() -> None:
+    """`match --server` naming a port where nothing listens exits 1 after about
+    `--connect-timeout`, with one line that names the target and the option for TLS."""
+    from tests.test_cli import run_cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        target = f"127.0.0.1:{taken.getsockname()[1]}"
+        result = run_cli("match", "games/tictactoe.kif", "--players", "random,random",
+                         "--server", target, "--connect-timeout", "1")
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"gdl-reasoner: cannot reach {target} within 1 s: is the server running, and does "
+        "it use TLS (then give --tls-root)?\n")

@@ -161,6 +161,90 @@ def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
     assert "--tls-cert and --tls-key go together" in result.stderr
 
 
+def test_match_plays_through_a_server_with_tls_and_a_token(certificate: tuple[bytes, bytes],
+                                                           tmp_path: Path) -> None:
+    """`match --server` with `--tls-root CA.pem` and `--token` plays a tic-tac-toe match on a
+    server that needs both, printing the result."""
+    from tests.test_cli import run_cli
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        result = run_cli("match", "games/tictactoe.kif", "--players", "random,random",
+                         "--server", f"localhost:{port}", "--tls-root", tmp_path / "ca.pem",
+                         "--token", TOKEN)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("result: xplayer ")
+
+
+@pytest.mark.parametrize("command", [["match", "games/tictactoe.kif", "--players",
+                                      "random,random"], ["player", "--port", "0"]])
+def test_a_command_without_the_token_fails_in_one_line(certificate: tuple[bytes, bytes],
+                                                       tmp_path: Path,
+                                                       command: list[str]) -> None:
+    """`match --server` and `player --server` with `--tls-root` but without `--token`, on a
+    server that needs one, exit 1 with one line on stderr that says what the server wants
+    and which option gives it (no traceback), before playing or listening."""
+    from tests.test_cli import run_cli
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        result = run_cli(*command, "--server", f"localhost:{port}",
+                         "--tls-root", tmp_path / "ca.pem")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"gdl-reasoner: localhost:{port} refuses the call: this server needs the metadata "
+        "`authorization: Bearer <token>` (give --token)\n")
+
+
+def test_player_plays_through_a_server_with_tls_and_a_token(
+        certificate: tuple[bytes, bytes], tmp_path: Path) -> None:
+    """`player --server` with `--tls-root CA.pem` and `--token` loads a match's rules on a
+    server that needs both, and answers a play with a legal move."""
+    import re
+    import signal
+    import sys
+
+    from client.ggp.messages import write_message
+    from tests.ggp_support import post
+    from tests.test_cli import PROJECT
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        player = subprocess.Popen(
+            [sys.executable, "-m", "reasoner.cli", "player", "--port", "0", "--strategy",
+             "random", "--server", f"localhost:{port}", "--tls-root",
+             str(tmp_path / "ca.pem"), "--token", TOKEN],
+            cwd=PROJECT, stderr=subprocess.PIPE, text=True)
+        try:
+            assert player.stderr is not None
+            listening = re.search(r"listening on (\S+:\d+)", player.stderr.readline())
+            assert listening is not None
+            address = listening.group(1)
+            assert post(address, write_message(
+                "start", "tls", role="xplayer", rules=game_text("tictactoe"),
+                start_clock=10, play_clock=5)) == (200, "ready")
+            status, move = post(address, "(play tls nil)")
+            assert status == 200 and re.fullmatch(r"\(mark [123] [123]\)", move)
+        finally:
+            player.send_signal(signal.SIGTERM)
+            player.communicate(timeout=30)
+
+
+def test_tls_root_and_token_go_with_server() -> None:
+    """`match --token` without `--server` (the match would run on a server of its own) is
+    a usage error, exit 2."""
+    from tests.test_cli import run_cli
+
+    result = run_cli("match", "games/tictactoe.kif", "--players", "random,random",
+                     "--token", TOKEN)
+    assert result.returncode == 2
+    assert result.stderr == "gdl-reasoner: --tls-root and --token go with --server\n"
+
+
 @pytest.mark.needs_tools  # node and the npm packages
 def test_the_node_example_speaks_tls_with_a_token(certificate: tuple[bytes, bytes],
                                                  tmp_path: Path) -> None:
