@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
@@ -14,8 +15,8 @@ from reasoner.error_codes import RequestError, error_from_detail
 from reasoner.errors import ReasonerError, ResourceLimitError
 from reasoner.v1 import reasoner_pb2 as pb
 
-__all__ = ["RemoteError", "detail_in", "error_detail_of", "error_from_rpc", "error_from_status",
-           "status_code"]
+__all__ = ["RemoteError", "ServerUnreachable", "UnreadableCertificate", "detail_in",
+           "error_detail_of", "error_from_rpc", "error_from_status", "status_code"]
 
 # gRPC's status codes by number (a status message carries the number).
 _CODES = {code.value[0]: code for code in grpc.StatusCode}
@@ -39,6 +40,44 @@ class RemoteError(RequestError):
     @property
     def text(self) -> str:
         return self._message
+
+
+class ServerUnreachable(ReasonerError, ConnectionError):
+    """No connection to the service within the client's connect timeout: nothing listens
+    at the target, a firewall drops the packets, or the two sides disagree about TLS (a
+    handshake that fails looks the same from here). ``target`` and ``seconds`` say where
+    and how long the client tried, ``tls`` whether it spoke TLS; ``setting`` is what the
+    message calls the root certificate's setting (a command's option, where it says
+    this)."""
+
+    def __init__(self, target: str, seconds: float | None, tls: bool,
+                 setting: str = "tls_root") -> None:
+        self.target = target
+        self.seconds = seconds
+        self.tls = tls
+        self.setting = setting
+        within = f" within {seconds:g} s" if seconds is not None else ""
+        hint = (f"is the server running, does it use TLS, and does {setting} hold the "
+                "certificate that signed its own?" if tls else
+                f"is the server running, and does it use TLS (then give {setting})?")
+        super().__init__(f"cannot reach {target}{within}: {hint}", reason="unreachable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.target, self.seconds, self.tls, self.setting)
+
+
+class UnreadableCertificate(ReasonerError):
+    """The file given as a client's ``tls_root`` cannot be read or holds no PEM
+    certificate; ``path`` names it."""
+
+    def __init__(self, path: str, why: str) -> None:
+        self.path = path
+        self.why = why
+        super().__init__(f"cannot read the TLS root certificate {path}: {why}",
+                         reason="unreadable-certificate")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.path, self.why)
 
 
 def error_detail_of(error: grpc.RpcError) -> pb.ErrorDetail | None:

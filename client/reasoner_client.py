@@ -13,13 +13,14 @@ transparently when the server does not know the id (a restarted or evicting serv
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
 
-from client.errors import error_from_rpc
+from client.errors import ServerUnreachable, UnreadableCertificate, error_from_rpc
 from client.game_session import GameSession
 from client.question import Question
 from client.session import SessionStream
@@ -45,13 +46,15 @@ from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
 
-__all__ = ["GameSummary", "ReasonerClient", "RemoteGame"]
+__all__ = ["GameSummary", "ReasonerClient", "RemoteGame", "TlsRoot", "read_tls_root"]
 
 T = TypeVar("T")
 # How often a call reloads its game and is tried again after NOT_FOUND (once per replica
 # that may not hold it yet).
 _RELOADS = 4
 _MAX_MESSAGE = 64 * 1024 * 1024
+# What a client's tls_root may be: the PEM bytes, or the path of a file that holds them.
+TlsRoot = bytes | str | os.PathLike[str]
 
 
 def _count(name: str, value: int) -> int:
@@ -107,6 +110,26 @@ def _analysis(message: pb.AnalyzeGameResponse) -> Analysis:
         elapsed_ms=message.elapsed_ms)
 
 
+def read_tls_root(tls_root: TlsRoot) -> bytes:
+    """The PEM bytes of a ``tls_root``: bytes as they are, a path's file read.
+
+    Raises:
+        UnreadableCertificate: the file cannot be read, or holds no PEM certificate (the
+            message names it).
+    """
+    if isinstance(tls_root, bytes):
+        return tls_root
+    path = os.fspath(tls_root)
+    try:
+        with open(path, "rb") as file:
+            pem = file.read()
+    except OSError as error:
+        raise UnreadableCertificate(path, error.strerror or type(error).__name__) from None
+    if b"-----BEGIN CERTIFICATE-----" not in pem:
+        raise UnreadableCertificate(path, "it holds no PEM certificate")
+    return pem
+
+
 def _service_config(balance: bool) -> dict[str, Any]:
     """The channel's service config: retries of UNAVAILABLE calls, round_robin on demand."""
     config: dict[str, Any] = {"methodConfig": [{
@@ -153,15 +176,22 @@ class ReasonerClient:
     """A connection to a reasoner service."""
 
     def __init__(self, target: str, *, timeout: float | None = 60.0,
-                 tls_root: bytes | None = None, token: str | None = None,
-                 balance: bool = False) -> None:
+                 tls_root: TlsRoot | None = None, token: str | None = None,
+                 balance: bool = False, connect_timeout: float | None = 5.0) -> None:
         """Args:
             target: host:port of the service, or several replicas as gRPC names them
                 (``ipv4:127.0.0.1:50051,127.0.0.1:50052``, or a DNS name with several
                 addresses).
             timeout: Deadline in seconds for each call (None: no deadline).
-            tls_root: PEM root certificate(s) to trust: the channel speaks TLS (b"" trusts
-                the system's roots).
+            tls_root: PEM root certificate(s) to trust, as bytes or as the path of a file
+                (str or os.PathLike) that holds them: the channel speaks TLS (b"" trusts
+                the system's roots). A file that cannot be read raises
+                :class:`client.errors.UnreadableCertificate`, naming it.
+            connect_timeout: Seconds to wait for a connection before the first call, and
+                again after a call that found the server gone (a server that restarts
+                within it is waited for); past it, the call raises
+                :class:`client.errors.ServerUnreachable`, naming the target. None: as long
+                as ``timeout``. At most ``timeout`` either way.
             token: Sent with every call as ``authorization: Bearer <token>``.
             balance: Spread calls over every address of ``target`` (gRPC's round_robin
                 policy) instead of keeping to the first that answers. Either way, a call
@@ -179,13 +209,20 @@ class ReasonerClient:
             ("grpc.max_send_message_length", _MAX_MESSAGE),
             ("grpc.enable_retries", 1),
             ("grpc.service_config", json.dumps(_service_config(balance)))]
+        self.tls = tls_root is not None
+        self.connect_timeout = connect_timeout
         if tls_root is not None:
-            credentials = grpc.ssl_channel_credentials(root_certificates=tls_root or None)
-            self._channel = grpc.secure_channel(target, credentials, options=options)
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=read_tls_root(tls_root) or None)
+            self._bare = grpc.secure_channel(target, credentials, options=options)
         else:
-            self._channel = grpc.insecure_channel(target, options=options)
+            self._bare = grpc.insecure_channel(target, options=options)
+        # Whether the channel has been seen connected since it last lost the server (read
+        # and written without a lock: at worst two threads both wait for the connection).
+        self._connected = False
+        self._channel = self._bare
         if token is not None:
-            self._channel = grpc.intercept_channel(self._channel, _Bearer(token))
+            self._channel = grpc.intercept_channel(self._bare, _Bearer(token))
         self._stub = pb_grpc.ReasonerStub(self._channel)  # type: ignore[no-untyped-call]
 
     def __enter__(self) -> ReasonerClient:
@@ -197,21 +234,53 @@ class ReasonerClient:
     def close(self) -> None:
         self._channel.close()
 
-    def call(self, method: str, request: Any) -> Any:
-        """One call; waits for the server to be reachable (up to the deadline) and turns a
-        failed call into the matching :mod:`reasoner.errors` class."""
+    def connect(self) -> None:
+        """Wait for a connection to the server, up to the connect timeout (at once when
+        the channel is known to be connected).
+
+        Raises:
+            ServerUnreachable: no connection within the connect timeout.
+        """
+        if self._connected:
+            return
+        wait = self.connect_timeout if self.connect_timeout is not None else self.timeout
+        if wait is not None and self.timeout is not None:
+            wait = min(wait, self.timeout)
+        ready = grpc.channel_ready_future(self._bare)
         try:
-            return getattr(self._stub, method)(request, timeout=self.timeout,
-                                               wait_for_ready=True)
-        except grpc.RpcError as error:
-            raise error_from_rpc(error) from None
+            ready.result(timeout=wait)
+        except grpc.FutureTimeoutError:
+            ready.cancel()  # stops watching the channel
+            raise ServerUnreachable(self.target, wait, self.tls) from None
+        self._connected = True
+
+    def call(self, method: str, request: Any) -> Any:
+        """One call, once the server is reachable (see :meth:`connect`); a call that finds
+        the server gone (UNAVAILABLE, past the channel's own retries) waits for it as
+        long again and is made once more. A failed call raises the matching
+        :mod:`reasoner.errors` class."""
+        return self._reached(lambda: getattr(self._stub, method)(request,
+                                                                  timeout=self.timeout))
 
     def collect(self, method: str, request: Any) -> list[Any]:
-        """Every message of a server-streaming call, in order, its errors turned into
-        :mod:`reasoner.errors` classes as :meth:`call` does."""
+        """Every message of a server-streaming call, in order, with :meth:`call`'s wait
+        for the server and its errors."""
+        return self._reached(lambda: list(getattr(self._stub, method)(request,
+                                                                       timeout=self.timeout)))
+
+    def _reached(self, make: Callable[[], T]) -> T:
+        """``make()``, after :meth:`connect`, and again after a new :meth:`connect` when it
+        met UNAVAILABLE (every call of the service can be repeated)."""
+        self.connect()
         try:
-            return list(getattr(self._stub, method)(request, timeout=self.timeout,
-                                                    wait_for_ready=True))
+            return make()
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE:
+                raise error_from_rpc(error) from None
+        self._connected = False
+        self.connect()
+        try:
+            return make()
         except grpc.RpcError as error:
             raise error_from_rpc(error) from None
 
@@ -238,7 +307,12 @@ class ReasonerClient:
     def session(self, *, timeout: float | None = None, batch: int = 256) -> SessionStream:
         """Open a Session stream (many requests in flight on one call, up to ``batch`` of
         those waiting sent in one message; see :class:`client.session.SessionStream`);
-        close it, or use it in a ``with``."""
+        close it, or use it in a ``with``.
+
+        Raises:
+            ServerUnreachable: as :meth:`connect`.
+        """
+        self.connect()
         return SessionStream(self._channel, timeout=timeout, batch=batch)
 
     def list_games(self) -> list[GameSummary]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,7 @@ import grpc
 import pytest
 
 from client import ReasonerClient
-from client.errors import RemoteError, error_detail_of
+from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate, error_detail_of
 from reasoner.server.app import create_server
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -104,6 +105,53 @@ def test_a_server_with_a_certificate_speaks_tls(certificate: tuple[bytes, bytes]
             assert error.code() == grpc.StatusCode.UNAVAILABLE
 
 
+def test_a_tls_port_spoken_to_without_tls_fails_within_the_connect_timeout(
+        certificate: tuple[bytes, bytes]) -> None:
+    """A client without tls_root, on a port that speaks TLS only, raises ServerUnreachable
+    after about the connect timeout (not the call's deadline), asking whether the server
+    uses TLS."""
+    with served(tls=certificate) as port, \
+            ReasonerClient(f"127.0.0.1:{port}", connect_timeout=1.0) as client:
+        started = time.monotonic()
+        with pytest.raises(ServerUnreachable) as caught:
+            client.list_games()
+        waited = time.monotonic() - started
+    assert 1.0 <= waited < 4.0
+    assert str(caught.value) == (
+        f"cannot reach 127.0.0.1:{port} within 1 s: is the server running, and does it use "
+        "TLS (then give tls_root)?")
+
+
+def test_tls_root_takes_the_path_of_a_pem_file(certificate: tuple[bytes, bytes],
+                                               tmp_path: Path) -> None:
+    """tls_root given as the path of the CA's PEM file, a str or a Path, is read: the
+    client speaks TLS to the server as with the file's bytes."""
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate) as port:
+        for root in (str(tmp_path / "ca.pem"), tmp_path / "ca.pem"):
+            with ReasonerClient(f"localhost:{port}", timeout=CALL_TIMEOUT,
+                                tls_root=root) as client:
+                assert client.list_games() == []
+
+
+@pytest.mark.parametrize("name, content, why", [
+    ("missing.pem", None, "No such file or directory"),
+    ("key.txt", b"not a certificate\n", "it holds no PEM certificate"),
+])
+def test_a_tls_root_file_that_cannot_serve_is_named(tmp_path: Path, name: str,
+                                                    content: bytes | None, why: str) -> None:
+    """A tls_root path to a missing file, or to a file without a PEM certificate, raises
+    UnreadableCertificate naming the file and why, before any connection."""
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(UnreadableCertificate) as caught:
+        ReasonerClient("localhost:1", tls_root=path)
+    assert str(caught.value) == f"cannot read the TLS root certificate {path}: {why}"
+    assert caught.value.path == str(path)
+
+
 def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
     """`serve --tls-cert` without `--tls-key` is a usage error, before anything listens."""
     from tests.test_cli import run_cli
@@ -111,6 +159,90 @@ def test_serve_refuses_half_a_certificate(tmp_path: Path) -> None:
     result = run_cli("serve", "--port", "0", "--tls-cert", tmp_path / "cert.pem")
     assert result.returncode == 2
     assert "--tls-cert and --tls-key go together" in result.stderr
+
+
+def test_match_plays_through_a_server_with_tls_and_a_token(certificate: tuple[bytes, bytes],
+                                                           tmp_path: Path) -> None:
+    """`match --server` with `--tls-root CA.pem` and `--token` plays a tic-tac-toe match on a
+    server that needs both, printing the result."""
+    from tests.test_cli import run_cli
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        result = run_cli("match", "games/tictactoe.kif", "--players", "random,random",
+                         "--server", f"localhost:{port}", "--tls-root", tmp_path / "ca.pem",
+                         "--token", TOKEN)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("result: xplayer ")
+
+
+@pytest.mark.parametrize("command", [["match", "games/tictactoe.kif", "--players",
+                                      "random,random"], ["player", "--port", "0"]])
+def test_a_command_without_the_token_fails_in_one_line(certificate: tuple[bytes, bytes],
+                                                       tmp_path: Path,
+                                                       command: list[str]) -> None:
+    """`match --server` and `player --server` with `--tls-root` but without `--token`, on a
+    server that needs one, exit 1 with one line on stderr that says what the server wants
+    and which option gives it (no traceback), before playing or listening."""
+    from tests.test_cli import run_cli
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        result = run_cli(*command, "--server", f"localhost:{port}",
+                         "--tls-root", tmp_path / "ca.pem")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"gdl-reasoner: localhost:{port} refuses the call: this server needs the metadata "
+        "`authorization: Bearer <token>` (give --token)\n")
+
+
+def test_player_plays_through_a_server_with_tls_and_a_token(
+        certificate: tuple[bytes, bytes], tmp_path: Path) -> None:
+    """`player --server` with `--tls-root CA.pem` and `--token` loads a match's rules on a
+    server that needs both, and answers a play with a legal move."""
+    import re
+    import signal
+    import sys
+
+    from client.ggp.messages import write_message
+    from tests.ggp_support import post
+    from tests.test_cli import PROJECT
+
+    cert, _ = certificate
+    (tmp_path / "ca.pem").write_bytes(cert)
+    with served(tls=certificate, token=TOKEN) as port:
+        player = subprocess.Popen(
+            [sys.executable, "-m", "reasoner.cli", "player", "--port", "0", "--strategy",
+             "random", "--server", f"localhost:{port}", "--tls-root",
+             str(tmp_path / "ca.pem"), "--token", TOKEN],
+            cwd=PROJECT, stderr=subprocess.PIPE, text=True)
+        try:
+            assert player.stderr is not None
+            listening = re.search(r"listening on (\S+:\d+)", player.stderr.readline())
+            assert listening is not None
+            address = listening.group(1)
+            assert post(address, write_message(
+                "start", "tls", role="xplayer", rules=game_text("tictactoe"),
+                start_clock=10, play_clock=5)) == (200, "ready")
+            status, move = post(address, "(play tls nil)")
+            assert status == 200 and re.fullmatch(r"\(mark [123] [123]\)", move)
+        finally:
+            player.send_signal(signal.SIGTERM)
+            player.communicate(timeout=30)
+
+
+def test_tls_root_and_token_go_with_server() -> None:
+    """`match --token` without `--server` (the match would run on a server of its own) is
+    a usage error, exit 2."""
+    from tests.test_cli import run_cli
+
+    result = run_cli("match", "games/tictactoe.kif", "--players", "random,random",
+                     "--token", TOKEN)
+    assert result.returncode == 2
+    assert result.stderr == "gdl-reasoner: --tls-root and --token go with --server\n"
 
 
 @pytest.mark.needs_tools  # node and the npm packages

@@ -8,7 +8,14 @@ import argparse
 import time
 from pathlib import Path
 
-from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.console.common import (
+    EXIT_OK,
+    CommandError,
+    Commands,
+    UsageError,
+    read,
+    server_options,
+)
 from reasoner.console.numbers import GOAL, PORT, SEED, at_least, seconds
 
 __all__ = ["register"]
@@ -24,6 +31,7 @@ def register(commands: Commands) -> None:
                    help="mcts, alphabeta, bestfirst or random")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="play through a reasoner service (default: the reasoner in process)")
+    server_options(p)
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--margin", type=seconds(zero=True), default=0.5,
                    help="seconds before a clock's end by which the answer is sent (at most "
@@ -109,6 +117,7 @@ def _player(args: argparse.Namespace) -> int:
         MctsPlayer,
         Player,
         make_player,
+        open_service,
         serve_player,
     )
 
@@ -124,13 +133,21 @@ def _player(args: argparse.Namespace) -> int:
             return MctsPlayer(rng, evaluator=HeuristicEvaluator(args.leaf))
         return make_player(strategy, rng)
 
+    # --server's client (no deadline: a load waits as long as the start clock lets the
+    # player), once it has answered: an unreachable server, or one that refuses the token,
+    # is one line now, not an error at each match's start.
+    service = open_service(args, timeout=None)
+    loader = None if service is None else lambda rules, _: service.load_game(rules)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    player = GgpPlayer(args.strategy, server=args.server, seed=args.seed, margin=args.margin,
+    player = GgpPlayer(args.strategy, seed=args.seed, margin=args.margin,
                        name=args.name, max_matches=args.max_matches, log_dir=args.log_dir,
-                       players=players)
+                       players=players, loader=loader)
     try:
         server = serve_player(player, args.host, args.port)
     except OSError as error:
+        player.close()
+        if service is not None:
+            service.close()
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
     host, port = server.server_address[:2]
     logging.getLogger("gdl-reasoner.player").info(
@@ -142,6 +159,8 @@ def _player(args: argparse.Namespace) -> int:
     server.shutdown()
     server.server_close()
     player.close()
+    if service is not None:
+        service.close()
     return EXIT_OK
 
 

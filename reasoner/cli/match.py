@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.console.common import (
+    EXIT_OK,
+    CommandError,
+    Commands,
+    UsageError,
+    read,
+    server_options,
+)
 from reasoner.console.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
@@ -26,8 +33,7 @@ def register(commands: Commands) -> None:
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--max-steps", type=at_least(1), default=1000,
                    help="joint moves after which the match stops unfinished")
-    p.add_argument("--connect-timeout", type=seconds(), default=5.0,
-                   help="seconds to wait for --server to answer")
+    server_options(p)
     p.set_defaults(run=_match)
 
 
@@ -39,14 +45,13 @@ def _match(args: argparse.Namespace) -> int:
     # stops before a closed channel's connection is gone); only its errors belong on our
     # stderr. Set before grpc is first imported; the user's own setting wins.
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    import grpc
-
     from reasoner.console.players import (
         STRATEGIES,
         MatchStep,
         Player,
         ReasonerClient,
         make_player,
+        open_service,
         play_match,
     )
 
@@ -57,25 +62,18 @@ def _match(args: argparse.Namespace) -> int:
     text = read(args.game)
 
     server = None
-    if args.server is None:
+    # --server's client, once it has answered (an unreachable server, or one that refuses
+    # the token, is one line here); else a server in this process.
+    client = open_service(args)
+    if client is None:
         from reasoner.server.app import create_server
 
         try:
             server, port, _ = create_server("127.0.0.1:0", games=None)
         except OSError as error:
             raise CommandError(f"cannot start a reasoner service: {error}") from None
-        target = f"127.0.0.1:{port}"
-    else:
-        target = args.server
-    client = ReasonerClient(target)
+        client = ReasonerClient(f"127.0.0.1:{port}")
     try:
-        if server is None:
-            # A short wait here, so that a wrong address fails fast, not at the deadline.
-            try:
-                with grpc.insecure_channel(target) as probe:
-                    grpc.channel_ready_future(probe).result(timeout=args.connect_timeout)
-            except grpc.FutureTimeoutError:
-                raise CommandError(f"cannot reach a reasoner service at {target}") from None
         game = client.load_game(text)
         if len(names) != len(game.roles):
             raise UsageError(f"{args.game} has {len(game.roles)} roles "

@@ -43,6 +43,7 @@ __all__ = [
     "progress_option",
     "read",
     "reading_options",
+    "server_options",
     "strictness_options",
 ]
 
@@ -155,6 +156,20 @@ def progress_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="show the running phase and its time on stderr (auto: when "
                         "stderr is a terminal and the run takes over a second)")
+
+
+def server_options(p: argparse.ArgumentParser) -> None:
+    """How a command reaches its ``--server``: ``--tls-root``, ``--token`` and
+    ``--connect-timeout`` (``serve``'s ``--tls-cert`` and ``--token-file`` on the other
+    side); :func:`reasoner.console.players.open_service` reads them."""
+    p.add_argument("--tls-root", metavar="PEM",
+                   help="speak TLS to --server, trusting the CA certificate(s) in this PEM "
+                        "file (a server started with --tls-cert)")
+    p.add_argument("--token",
+                   help="send `authorization: Bearer TOKEN` with every call to --server (a "
+                        "server started with --token-file: its first line)")
+    p.add_argument("--connect-timeout", type=seconds(), default=5.0,
+                   help="seconds to wait for --server to answer")
 
 
 def limit_options(p: argparse.ArgumentParser, timeout: float = 60.0) -> None:

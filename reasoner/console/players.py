@@ -10,7 +10,12 @@ not load the client and gRPC.
 
 from __future__ import annotations
 
+import argparse
+
+import grpc
+
 from client import ReasonerClient
+from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate
 from client.ggp.game_manager import ping, run_match, save, seats, tally
 from client.ggp.http_player import GgpPlayer, serve_player
 from client.match import MatchStep, play_match
@@ -18,6 +23,7 @@ from client.players import HeuristicEvaluator, MctsPlayer, Player, RandomPlayer
 from client.players.aostar import prove
 from client.players.heuristic_values import VALUE_HEURISTICS
 from client.players.strategies import STRATEGIES, make_player
+from reasoner.console.common import CommandError, UsageError
 
 __all__ = [
     "STRATEGIES",
@@ -30,6 +36,7 @@ __all__ = [
     "RandomPlayer",
     "ReasonerClient",
     "make_player",
+    "open_service",
     "ping",
     "play_match",
     "prove",
@@ -39,3 +46,39 @@ __all__ = [
     "serve_player",
     "tally",
 ]
+
+
+def open_service(args: argparse.Namespace, *, timeout: float | None = 60.0
+                 ) -> ReasonerClient | None:
+    """The client of a command's ``--server`` with its ``--tls-root``, ``--token`` and
+    ``--connect-timeout`` (:func:`reasoner.console.common.server_options`), after one call
+    that shows the server reachable and the token taken; None without ``--server``.
+
+    Raises:
+        UsageError: ``--tls-root`` or ``--token`` without ``--server``.
+        CommandError: the server cannot be reached, the certificate file read, or the
+            server refuses the token (one line that says which).
+    """
+    if args.server is None:
+        if args.tls_root is not None or args.token is not None:
+            raise UsageError("--tls-root and --token go with --server")
+        return None
+    try:
+        client = ReasonerClient(args.server, timeout=timeout, tls_root=args.tls_root,
+                                token=args.token, connect_timeout=args.connect_timeout)
+    except UnreadableCertificate as error:
+        raise UsageError(f"--tls-root: {error}") from None
+    try:
+        client.list_games()
+    except ServerUnreachable as error:
+        client.close()
+        said = ServerUnreachable(error.target, error.seconds, error.tls, "--tls-root")
+        raise CommandError(str(said)) from None
+    except RemoteError as error:
+        client.close()
+        if error.code != grpc.StatusCode.UNAUTHENTICATED:
+            raise
+        hint = ("give --token" if args.token is None
+                else "--token is not the one it was started with")
+        raise CommandError(f"{args.server} refuses the call: {error.text} ({hint})") from None
+    return client
