@@ -5,6 +5,7 @@ RESOURCE_EXHAUSTED, while short queries go on being answered."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -251,6 +252,19 @@ def test_large_simulates_run_in_a_pool_of_their_own_and_small_ones_pass() -> Non
     assert refused_in < 2.0
     assert len(small.playouts) == 10 and len(info.info.legal[0].ids) == 7
     assert codes == [grpc.StatusCode.DEADLINE_EXCEEDED] * 2
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no thread priorities here")
+def test_costly_calls_run_on_threads_that_yield_the_cores() -> None:
+    """The threads of the costly calls' pool run at nice value COSTLY_NICENESS, so that a
+    short call waiting for a core gets it first (Linux: a thread's own nice value)."""
+    from reasoner.server.service import COSTLY_NICENESS, ReasonerService
+
+    service = ReasonerService(GameRegistry())
+    niceness = service._costly_threads.submit(  # (the pool itself is the subject here)
+        lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result()
+    assert niceness == COSTLY_NICENESS
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < COSTLY_NICENESS
 
 
 def test_a_text_sent_again_is_found_without_reading_it(

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import grpc
@@ -69,6 +71,9 @@ COSTLY_PLAYOUTS = 1_000
 COSTLY_CHILDREN = 1_000
 COSTLY_STATES = 1_000
 COSTLY_EVALUATIONS = 100
+# The nice value of the threads that run costly calls: a short Query waiting for a core gets
+# it before them (the kernel's own threads for playouts inherit it).
+COSTLY_NICENESS = 10
 # StreamSupersets: the atoms' text in one message, and in the whole answer of the bounded
 # child that computes them (chess: about 230 MiB as a pickle).
 SUPERSET_PART_BYTES = 1 << 20
@@ -103,6 +108,13 @@ def _instantiation(description: GameDescription, inline_aux: bool,
     """The work of Instantiate, run in a bounded child."""
     found = instantiate_description(description, inline_aux=inline_aux or gddl)
     return found, description_gddl(description, "game") if gddl else None
+
+
+def _yield_the_cores() -> None:
+    """Lower this thread's priority to :data:`COSTLY_NICENESS` (Linux sets a thread's nice
+    value of its own; elsewhere nothing changes)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), COSTLY_NICENESS)
 
 
 def _text_bytes(found: AtomSuperset) -> int:
@@ -322,6 +334,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         self.costly = costly if costly is not None else HeavyGate(
             DEFAULT_HEAVY, noun="costly calls (large Simulate, Expand, Query, Next or "
             "Evaluate)", flag="serve --max-costly")
+        # One thread for each slot: an admitted call never waits for one.
+        self._costly_threads = ThreadPoolExecutor(
+            self.costly.running, thread_name_prefix="reasoner-costly",
+            initializer=_yield_the_cores)
         self.max_call_seconds = max_call_seconds
         self.max_sessions = max_sessions
         self._sessions = threading.BoundedSemaphore(max_sessions)
@@ -441,12 +457,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"at most {MAX_QUERY_STATES:,} states per request, got "
                                f"{len(request.states):,}", reason="too-many-states")
         total = len(request.states)
-        with self._costly("Query", total > COSTLY_STATES, context):
-            infos = self._gathered(
-                (_info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
-                 for i, message in enumerate(request.states)), context,
-                lambda n: f"the answers of the first {n:,} of {total:,} states",
-                "ask for fewer at once")
+        infos = self._costly("Query", total > COSTLY_STATES, context, lambda: self._gathered(
+            (_info_message(game.info(_state(game, message, f"QueryRequest.states[{i}]")))
+             for i, message in enumerate(request.states)), context,
+            lambda n: f"the answers of the first {n:,} of {total:,} states",
+            "ask for fewer at once"))
         return pb.QueryResponse(infos=infos)
 
     @_rpc
@@ -465,11 +480,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 following, info = game.step(state, tuple(joint.moves), check_legal=check)
                 yield pb.Successor(state=_state_message(following), info=_info_message(info))
 
-        with self._costly("Next", total > COSTLY_STATES, context):
-            return pb.NextResponse(successors=self._gathered(
+        return pb.NextResponse(successors=self._costly(
+            "Next", total > COSTLY_STATES, context, lambda: self._gathered(
                 successors(), context,
                 lambda n: f"the successors of the first {n:,} of {total:,} joint moves",
-                "ask for fewer at once"))
+                "ask for fewer at once")))
 
     @_rpc
     def Expand(self, request: pb.ExpandRequest,
@@ -492,8 +507,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 f"the state's {count:,} children would take about {estimate / 2**20:,.0f} "
                 f"MiB, more than an answer may ({self._answer_limit}): use Query and Next",
                 "size", reason="answer-size")
-        with self._costly("Expand", count > COSTLY_CHILDREN, context):
-            return self._expand(game, state, info, head, count, context)
+        return self._costly("Expand", count > COSTLY_CHILDREN, context,
+                            lambda: self._expand(game, state, info, head, count, context))
 
     def _expand(self, game: Game, state: State, info: StateInfo, head: pb.ExpandResponse,
                 count: int, context: grpc.ServicerContext) -> pb.ExpandResponse:
@@ -533,8 +548,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                "a summary holds no trajectories: ask for columns with "
                                "record_trajectories, or for a summary without them",
                                reason="conflicting-fields")
-        with self._costly("Simulate", playouts > COSTLY_PLAYOUTS, context):
-            return self._simulate(game, request, starts, playouts, max_steps, context)
+        return self._costly("Simulate", playouts > COSTLY_PLAYOUTS, context,
+                            lambda: self._simulate(game, request, starts, playouts,
+                                                   max_steps, context))
 
     def _simulate(self, game: Game, request: pb.SimulateRequest,
                   starts: list[tuple[State, int]], playouts: int, max_steps: int,
@@ -660,15 +676,23 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         self._fits(response, "the translated program")
         return response
 
-    def _costly(self, what: str, costly: bool,
-                context: grpc.ServicerContext) -> AbstractContextManager[None]:
-        """A slot of the costly calls' pool for the call ``what`` where ``costly`` (its
-        arguments make it so), else nothing: while the pool's slots and places to wait are
-        all taken, RESOURCE_EXHAUSTED at once, so that such calls never take the threads that
-        answer the short ones."""
+    def _costly(self, what: str, costly: bool, context: grpc.ServicerContext,
+                work: Callable[[], T]) -> T:
+        """What ``work`` returns, done here where the call is not ``costly`` (its arguments
+        make it so); a costly one takes a slot of the costly calls' pool (while its slots
+        and places to wait are all taken, RESOURCE_EXHAUSTED at once) and runs on one of the
+        pool's threads, which yield the cores to the threads that answer short calls
+        (:data:`COSTLY_NICENESS`), while this thread waits for it."""
         if not costly:
-            return nullcontext()
-        return self.costly.admit(what, lambda: _check_time(context))
+            return work()
+        ends, longest = getattr(_call, "ends", math.inf), getattr(_call, "longest", math.inf)
+
+        def run() -> T:
+            _call.ends, _call.longest = ends, longest  # the call's own bound, on that thread
+            return work()
+
+        with self.costly.admit(what, lambda: _check_time(context)):
+            return self._costly_threads.submit(run).result()
 
     def _heavy(self, context: grpc.ServicerContext, what: str, func: Callable[..., T],
                args: tuple[Any, ...], max_answer_bytes: int | None = None) -> T:
@@ -715,11 +739,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         start = time.perf_counter()
         heuristics = self._game_heuristics(loaded)
         try:
-            with self._costly("Evaluate", len(states) > COSTLY_EVALUATIONS, context):
-                found = heuristics.evaluate(
+            found = self._costly(
+                "Evaluate", len(states) > COSTLY_EVALUATIONS, context,
+                lambda: heuristics.evaluate(
                     request.heuristic, request.role, states, dict(request.parameters),
                     plan=request.plan, previous=previous,
-                    check=lambda: _check_time(context))
+                    check=lambda: _check_time(context)))
         finally:
             self._registry.keep_beside(loaded.id, heuristics.held_bytes(), "heuristics")
         evaluations = []
