@@ -21,6 +21,7 @@ from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
 from tests.ggp_support import http_player, post, raw_post, wait_until
 from tests.service_support import game_text, running_server
+from tests.test_engine import EXPLODING
 
 TTT_RULES = print_game(parse_gdl(game_text("tictactoe")))
 TTT_MOVE = re.compile(r"\(mark [123] [123]\)")
@@ -389,3 +390,27 @@ def test_connections_past_the_cap_are_refused_while_the_held_ones_last() -> None
             for sock in held:
                 sock.close()
         assert wait_until(lambda: post(address, "(info)", timeout=5)[0] == 200)
+
+
+@pytest.mark.slow  # loads to the time bound: about 3 s
+def test_previews_of_exploding_games_load_one_at_a_time_within_the_bounds() -> None:
+    """A preview of a game whose grounding explodes loads within the bounds a start has
+    (2 s here) and is then refused; another preview meanwhile is answered busy at once
+    instead of loading a second explosion beside it; info and a start are answered
+    throughout and after."""
+    exploding = print_game(parse_gdl(EXPLODING))
+    with http_player(load_seconds=2) as (address, _):
+        first: list[tuple[int, str]] = []
+        started = time.monotonic()
+        thread = threading.Thread(target=lambda: first.append(
+            post(address, f"(preview ({exploding}) 1)")))
+        thread.start()
+        time.sleep(0.5)
+        asked = time.monotonic()
+        assert post(address, f"(preview ({exploding} (n 99)) 1)") == (200, "busy")
+        assert time.monotonic() - asked < 1.0
+        assert post(address, "(info)") == (200, "((name gdl-reasoner) (status available))")
+        thread.join(30)
+        assert time.monotonic() - started < 8.0
+        assert first[0][0] == 400 and "ResourceLimitError" in first[0][1]
+        assert _start(address, "after") == (200, "ready")

@@ -188,6 +188,7 @@ class GgpPlayer:
         self._matches: dict[str, _Match] = {}
         self._games: OrderedDict[str, GameView[Any]] = OrderedDict()
         self._lock = threading.Lock()
+        self._previewing = threading.Lock()  # held by the one preview that loads
 
     def close(self) -> None:
         with self._lock:
@@ -211,8 +212,7 @@ class GgpPlayer:
                 status = "busy" if self._busy() else "available"
                 return 200, f"((name {self.name}) (status {status}))"
             if message.kind == "preview":
-                self._game_for(message.rules, self._load_bound(message.start_clock))
-                return 200, "ready"
+                return self._preview(message)
             if message.kind == "start":
                 return self._start(message, received)
             if message.kind == "play":
@@ -248,6 +248,19 @@ class GgpPlayer:
         """Seconds a load may take: the clock less the margin, and ``load_seconds`` at
         least (a load may outlast a short clock)."""
         return max(clock - self._clock_margin(clock), self.load_seconds)
+
+    def _preview(self, message: Message) -> tuple[int, str]:
+        """Load the rules as a start would (the same bounds), one preview at a time and
+        only while no match runs; otherwise ``busy`` at once (three previews of games that
+        explode when grounded once loaded together, 5.5 GB)."""
+        if self._busy() or not self._previewing.acquire(blocking=False):
+            log.info("preview: busy (a match or another preview is under way); not loaded")
+            return 200, "busy"
+        try:
+            self._game_for(message.rules, self._load_bound(message.start_clock))
+        finally:
+            self._previewing.release()
+        return 200, "ready"
 
     def _start(self, message: Message, received: float) -> tuple[int, str]:
         match = _Match(message.match_id, message.role, message.start_clock,
