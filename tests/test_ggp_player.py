@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -19,6 +22,7 @@ from reasoner.core.values import StateInfo
 from reasoner.engine.game import Game
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
+from tests.conftest import ROOT
 from tests.ggp_support import http_player, post, raw_post, wait_until
 from tests.service_support import game_text, running_server
 from tests.test_engine import EXPLODING
@@ -414,3 +418,25 @@ def test_previews_of_exploding_games_load_one_at_a_time_within_the_bounds() -> N
         assert time.monotonic() - started < 8.0
         assert first[0][0] == 400 and "ResourceLimitError" in first[0][1]
         assert _start(address, "after") == (200, "ready")
+
+
+@pytest.mark.slow  # starts the player's command: about 2 s
+def test_the_player_command_logs_its_stop_on_sigterm() -> None:
+    """``gdl-reasoner player`` stopped with SIGTERM ends with status 0 and a last log line
+    saying it stopped on SIGTERM (it ended without a word)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reasoner.cli", "player", "--port", "0", "--name", "quiet"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    try:
+        first = process.stderr.readline()
+        found = re.search(r"listening on ([\d.]+):(\d+)", first)
+        assert found, first
+        assert post(f"127.0.0.1:{found.group(2)}", "(info)", timeout=10)[0] == 200
+        process.send_signal(signal.SIGTERM)
+        rest = process.stderr.read()
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+    assert rest.strip().splitlines()[-1].endswith("player quiet stopped on SIGTERM")

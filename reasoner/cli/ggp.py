@@ -143,12 +143,20 @@ def _player(args: argparse.Namespace) -> int:
     logging.getLogger("gdl-reasoner.player").info(
         "player %s (%s) listening on %s:%s", args.name, args.strategy, host, port)
     stopped = threading.Event()
+    received: list[str] = []
+
+    def stop(signum: int, _: object) -> None:
+        received.append(signal.Signals(signum).name)
+        stopped.set()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stopped.set())
+        signal.signal(signum, stop)
     stopped.wait()
     server.shutdown()
     server.server_close()
     player.close()
+    logging.getLogger("gdl-reasoner.player").info(
+        "player %s stopped on %s", args.name, received[0] if received else "request")
     return EXIT_OK
 
 
