@@ -387,13 +387,21 @@ def test_connections_past_the_cap_are_refused_while_the_held_ones_last() -> None
             started = time.monotonic()
             with socket.create_connection((host, int(port)), timeout=5) as extra:
                 reply = _read_all(extra)
-            assert time.monotonic() - started < 2.5
+            assert time.monotonic() - started < 3.0
             assert reply.startswith(b"HTTP/1.0 503") and reply.endswith(
                 b"error: too many connections")
         finally:
             for sock in held:
                 sock.close()
-        assert wait_until(lambda: post(address, "(info)", timeout=5)[0] == 200)
+        assert wait_until(lambda: _answers(address))
+
+
+def _answers(address: str) -> bool:
+    """Whether an (info) is answered 200 (a refused or reset connection is not)."""
+    try:
+        return post(address, "(info)", timeout=5)[0] == 200
+    except OSError:
+        return False
 
 
 @pytest.mark.slow  # loads to the time bound: about 3 s
