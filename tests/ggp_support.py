@@ -13,16 +13,20 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from client.ggp.http_player import GgpPlayer, serve_player
+from client.ggp.http_player import MAX_CONNECTIONS, REQUEST_SECONDS, GgpPlayer, serve_player
 
 __all__ = ["http_player", "peer", "post", "raw_post"]
 
 
 @contextmanager
-def http_player(strategy: str = "random", **options: Any) -> Iterator[tuple[str, GgpPlayer]]:
-    """Our player on a free port: its host:port and the GgpPlayer behind it."""
+def http_player(strategy: str = "random", *, request_seconds: float = REQUEST_SECONDS,
+                max_connections: int = MAX_CONNECTIONS,
+                **options: Any) -> Iterator[tuple[str, GgpPlayer]]:
+    """Our player on a free port: its host:port and the GgpPlayer behind it (``options``
+    are the GgpPlayer's, the others the HTTP server's)."""
     player = GgpPlayer(strategy, **options)
-    server = serve_player(player, "127.0.0.1", 0)
+    server = serve_player(player, "127.0.0.1", 0, request_seconds=request_seconds,
+                          max_connections=max_connections)
     try:
         yield f"127.0.0.1:{server.server_address[1]}", player
     finally:

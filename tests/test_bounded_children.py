@@ -72,6 +72,61 @@ def test_a_bounded_child_dies_with_its_owner(tmp_path: Path, start_method: str) 
             os.kill(child, signal.SIGKILL)
 
 
+# A program that loads a game on the top-down backend (on a thread that then ends), writes
+# its swipl child's pid to a file and asks it a step that runs for minutes.
+TOPDOWN_OWNER = """
+import sys, threading
+from pathlib import Path
+from tests.test_topdown import SLOW, _topdown_machine
+
+made = []
+maker = threading.Thread(target=lambda: made.append(_topdown_machine(SLOW, seconds=600)))
+maker.start()
+maker.join()
+machine = made[0]
+dive = machine.move_texts.index("dive")
+Path(sys.argv[1]).write_text(str(machine._solver.pid))
+machine.transition(machine.init_bits, (dive,))
+"""
+
+
+@pytest.mark.needs_tools
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_swipl_child_dies_with_its_owner_and_leaves_no_files(tmp_path: Path) -> None:
+    """When the process that asked the top-down backend a slow step is killed with SIGKILL,
+    its swipl child ends within a second or two (not at the end of the step), and nothing of
+    the game is left in the temporary folder; the child outlives the thread that started
+    it."""
+    script, pid_file, temporary = tmp_path / "owner.py", tmp_path / "child.pid", tmp_path / "tmp"
+    script.write_text(TOPDOWN_OWNER)
+    temporary.mkdir()
+    owner = subprocess.Popen([sys.executable, str(script), str(pid_file)], cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": str(ROOT),
+                                  "TMPDIR": str(temporary)})
+    child = 0
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert owner.poll() is None, "the owner failed"
+            assert time.monotonic() < deadline, "the child never started"
+            time.sleep(0.05)
+        child = int(pid_file.read_text())
+        time.sleep(0.5)  # the step is under way
+        assert _alive(child)
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+        deadline = time.monotonic() + 2
+        while _alive(child):
+            assert time.monotonic() < deadline, "swipl outlived its owner by 2 s"
+            time.sleep(0.05)
+        assert list(temporary.iterdir()) == []
+    finally:
+        owner.kill()
+        owner.wait()
+        if child and _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
 def test_bounded_work_still_answers() -> None:
     """The child's watch on its owner does not disturb an ordinary answer."""
     assert run_bounded(sum, ([1, 2, 3],), Limits(seconds=30, memory_mb=512)) == 6

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -18,8 +22,10 @@ from reasoner.core.values import StateInfo
 from reasoner.engine.game import Game
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
+from tests.conftest import ROOT
 from tests.ggp_support import http_player, post, raw_post, wait_until
 from tests.service_support import game_text, running_server
+from tests.test_engine import EXPLODING
 
 TTT_RULES = print_game(parse_gdl(game_text("tictactoe")))
 TTT_MOVE = re.compile(r"\(mark [123] [123]\)")
@@ -286,3 +292,159 @@ def test_each_match_is_seeded_by_its_id() -> None:
             _start(address, "same")
             moves.append(post(address, "(play same nil)")[1])
     assert moves[0] == moves[1]
+
+
+def _burst(address: str, count: int) -> list[tuple[int, str] | str]:
+    """``count`` (info) messages sent at once, each on its own connection; each answer, or
+    the error that came instead."""
+    answers: list[tuple[int, str] | str] = ["no answer"] * count
+    ready = threading.Barrier(count)
+
+    def ask(index: int) -> None:
+        ready.wait()
+        try:
+            answers[index] = post(address, "(info)", timeout=10)
+        except OSError as error:
+            answers[index] = repr(error)
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+@pytest.mark.slow  # 200 connections: about 1 s
+def test_a_burst_of_200_info_messages_is_answered_at_once() -> None:
+    """200 (info) messages sent at the same moment are all answered within a few seconds:
+    the listen backlog holds the burst (one of 5 made connections wait for TCP's retries)."""
+    with http_player() as (address, _):
+        started = time.monotonic()
+        answers = _burst(address, 200)
+        elapsed = time.monotonic() - started
+    assert [a for a in answers if a != (200, "((name gdl-reasoner) (status available))")] == []
+    assert elapsed < 3.0
+
+
+def _drip(sock: socket.socket, data: bytes, every: float) -> None:
+    """Send ``data`` a byte at a time, ``every`` seconds apart, until the player closes."""
+    for byte in data:
+        try:
+            sock.sendall(bytes([byte]))
+        except OSError:
+            return
+        time.sleep(every)
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    chunks = []
+    try:
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    except ConnectionResetError:
+        pass
+    return b"".join(chunks)
+
+
+@pytest.mark.slow  # waits for the deadline: about 1.5 s
+@pytest.mark.parametrize(("head", "drip"), [
+    (b"POST / HTTP/1.0\r\nContent-Length: 100\r\n\r\n", b"(" * 100),  # the body
+    (b"POST / HTTP/1.0\r\n", b"X-Slow: " + b"a" * 100),  # the headers
+])
+def test_a_request_that_drips_is_closed_at_its_deadline(head: bytes, drip: bytes) -> None:
+    """A request whose headers or body arrive a byte at a time is answered 408 and closed
+    once its deadline (1 s here) passes, however steadily the bytes come; an (info) sent
+    meanwhile is answered at once."""
+    with http_player(request_seconds=1.0) as (address, _):
+        host, _, port = address.rpartition(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            started = time.monotonic()
+            sock.sendall(head)
+            dripping = threading.Thread(
+                target=_drip, args=(sock, drip, 0.1),
+                daemon=True)
+            dripping.start()
+            time.sleep(0.3)
+            assert post(address, "(info)", timeout=2)[0] == 200
+            reply = _read_all(sock)
+            elapsed = time.monotonic() - started
+    assert reply.startswith(b"HTTP/1.0 408") and b"within 1 s" in reply
+    assert 1.0 <= elapsed < 2.5
+
+
+@pytest.mark.slow  # waits for a place: about 1 s
+def test_connections_past_the_cap_are_refused_while_the_held_ones_last() -> None:
+    """With 3 connections held (requests not yet sent in full), a fourth is answered 503
+    and closed within about a second; once the held ones go, messages are answered
+    again."""
+    with http_player(max_connections=3, request_seconds=30) as (address, _):
+        host, _, port = address.rpartition(":")
+        held = [socket.create_connection((host, int(port)), timeout=10) for _ in range(3)]
+        try:
+            for sock in held:
+                sock.sendall(b"POST / HTTP/1.0\r\n")
+            started = time.monotonic()
+            with socket.create_connection((host, int(port)), timeout=5) as extra:
+                reply = _read_all(extra)
+            assert time.monotonic() - started < 3.0
+            assert reply.startswith(b"HTTP/1.0 503") and reply.endswith(
+                b"error: too many connections")
+        finally:
+            for sock in held:
+                sock.close()
+        assert wait_until(lambda: _answers(address))
+
+
+def _answers(address: str) -> bool:
+    """Whether an (info) is answered 200 (a refused or reset connection is not)."""
+    try:
+        return post(address, "(info)", timeout=5)[0] == 200
+    except OSError:
+        return False
+
+
+@pytest.mark.slow  # loads to the time bound: about 3 s
+def test_previews_of_exploding_games_load_one_at_a_time_within_the_bounds() -> None:
+    """A preview of a game whose grounding explodes loads within the bounds a start has
+    (2 s here) and is then refused; another preview meanwhile is answered busy at once
+    instead of loading a second explosion beside it; info and a start are answered
+    throughout and after."""
+    exploding = print_game(parse_gdl(EXPLODING))
+    with http_player(load_seconds=2) as (address, _):
+        first: list[tuple[int, str]] = []
+        started = time.monotonic()
+        thread = threading.Thread(target=lambda: first.append(
+            post(address, f"(preview ({exploding}) 1)")))
+        thread.start()
+        time.sleep(0.5)
+        asked = time.monotonic()
+        assert post(address, f"(preview ({exploding} (n 99)) 1)") == (200, "busy")
+        assert time.monotonic() - asked < 1.0
+        assert post(address, "(info)") == (200, "((name gdl-reasoner) (status available))")
+        thread.join(30)
+        assert time.monotonic() - started < 8.0
+        assert first[0][0] == 400 and "ResourceLimitError" in first[0][1]
+        assert _start(address, "after") == (200, "ready")
+
+
+@pytest.mark.slow  # starts the player's command: about 2 s
+def test_the_player_command_logs_its_stop_on_sigterm() -> None:
+    """``gdl-reasoner player`` stopped with SIGTERM ends with status 0 and a last log line
+    saying it stopped on SIGTERM (it ended without a word)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reasoner.cli", "player", "--port", "0", "--name", "quiet"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    try:
+        first = process.stderr.readline()
+        found = re.search(r"listening on ([\d.]+):(\d+)", first)
+        assert found, first
+        assert post(f"127.0.0.1:{found.group(2)}", "(info)", timeout=10)[0] == 200
+        process.send_signal(signal.SIGTERM)
+        rest = process.stderr.read()
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+    assert rest.strip().splitlines()[-1].endswith("player quiet stopped on SIGTERM")

@@ -19,17 +19,28 @@ What it does with each message:
   starts, and answers the search's move when it comes within the play clock minus the
   margin, else the drawn one (a log line says so). Moves are answered in the spelling the
   rules use (GGP-Base compares them case-sensitively).
+* ``preview``: loads the rules as ``start`` does (the same bounds of time and memory), one
+  preview at a time and only while no match runs; another meanwhile answers ``busy`` at once.
 * ``stop`` and ``abort`` end the match and log its goals.
+
+The HTTP side bounds what connections may hold: a listen backlog that absorbs a manager's
+bursts (:data:`LISTEN_BACKLOG`), a deadline for each request's headers and body to arrive
+(:data:`REQUEST_SECONDS`; past it ``408`` and the connection is closed), and a cap on the
+connections served at once (:data:`MAX_CONNECTIONS`; past it, once no place frees within
+about a second, a new connection is answered ``503`` and closed).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import hashlib
+import io
 import itertools
 import logging
+import math
 import random
 import re
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -37,7 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.ggp.messages import Message, ProtocolError, read_message
 from client.players.player import Player
@@ -47,7 +58,11 @@ from reasoner.core.game_view import GameView
 from reasoner.core.values import StateInfo
 from reasoner.errors import ReasonerError
 
-__all__ = ["STRATEGIES", "GgpPlayer", "make_player", "serve_player"]
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+__all__ = ["LISTEN_BACKLOG", "MAX_CONNECTIONS", "REQUEST_SECONDS", "STRATEGIES", "GgpPlayer",
+           "make_player", "serve_player"]
 
 log = logging.getLogger("gdl-reasoner.player")
 
@@ -59,6 +74,17 @@ MAX_BODY = 16 * 2**20
 _GAMES_KEPT = 8
 # Ended matches remembered (so that a late message for one is answered as such).
 _ENDED_KEPT = 256
+# Connections the kernel queues before they are accepted (a manager's burst: the old 5
+# dropped connections, which then waited for TCP's retries, 1 s, 3 s, 7 s...).
+LISTEN_BACKLOG = 512
+# Seconds a request's line, headers and body have to arrive in (a manager sends a message at
+# once; a connection that drips it would hold its thread).
+REQUEST_SECONDS = 10.0
+# Connections served at once (a thread each).
+MAX_CONNECTIONS = 64
+# How long a new connection past the cap waits for a place before its 503 (a burst of quick
+# messages frees places at once; connections held to their deadline do not).
+_FULL_WAIT = 1.0
 
 
 class _Spelling:
@@ -162,6 +188,7 @@ class GgpPlayer:
         self._matches: dict[str, _Match] = {}
         self._games: OrderedDict[str, GameView[Any]] = OrderedDict()
         self._lock = threading.Lock()
+        self._previewing = threading.Lock()  # held by the one preview that loads
 
     def close(self) -> None:
         with self._lock:
@@ -185,8 +212,7 @@ class GgpPlayer:
                 status = "busy" if self._busy() else "available"
                 return 200, f"((name {self.name}) (status {status}))"
             if message.kind == "preview":
-                self._game_for(message.rules, self._load_bound(message.start_clock))
-                return 200, "ready"
+                return self._preview(message)
             if message.kind == "start":
                 return self._start(message, received)
             if message.kind == "play":
@@ -222,6 +248,19 @@ class GgpPlayer:
         """Seconds a load may take: the clock less the margin, and ``load_seconds`` at
         least (a load may outlast a short clock)."""
         return max(clock - self._clock_margin(clock), self.load_seconds)
+
+    def _preview(self, message: Message) -> tuple[int, str]:
+        """Load the rules as a start would (the same bounds), one preview at a time and
+        only while no match runs; otherwise ``busy`` at once (three previews of games that
+        explode when grounded once loaded together, 5.5 GB)."""
+        if self._busy() or not self._previewing.acquire(blocking=False):
+            log.info("preview: busy (a match or another preview is under way); not loaded")
+            return 200, "busy"
+        try:
+            self._game_for(message.rules, self._load_bound(message.start_clock))
+        finally:
+            self._previewing.release()
+        return 200, "ready"
 
     def _start(self, message: Message, received: float) -> tuple[int, str]:
         match = _Match(message.match_id, message.role, message.start_clock,
@@ -420,10 +459,62 @@ _HEADERS = (("Content-Type", "text/acl"),
 _requests = itertools.count()
 
 
-def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
+class _DeadlineReader(io.RawIOBase):
+    """A connection's socket read against one deadline for a whole request (not each read's
+    own timeout, which a byte a second never reaches): past it a read raises TimeoutError."""
+
+    def __init__(self, connection: socket.socket, idle_seconds: float) -> None:
+        self._connection = connection
+        self._idle_seconds = idle_seconds
+        self.deadline = math.inf
+        self.expired = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.expired = True
+            raise TimeoutError("the request did not arrive in time")
+        self._connection.settimeout(min(left, self._idle_seconds))
+        try:
+            return self._connection.recv_into(buffer)
+        except TimeoutError:
+            self.expired = self.deadline - time.monotonic() <= 0
+            raise
+
+
+def _handler(player: GgpPlayer, request_seconds: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "gdl-reasoner-player"
-        timeout = 30  # a connection that sends nothing does not hold its thread
+        timeout = 30  # a manager that does not read the answer does not hold its thread
+        _reader: _DeadlineReader
+
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()
+            self._reader = _DeadlineReader(self.connection, self.timeout)
+            self.rfile = io.BufferedReader(self._reader)
+
+        def handle_one_request(self) -> None:
+            """One request, its line, headers and body read within ``request_seconds``;
+            past them a 408 and the connection is closed."""
+            self.requestline, self.request_version, self.command = "", "HTTP/1.0", ""
+            self._reader.deadline = time.monotonic() + request_seconds
+            self._reader.expired = False
+            super().handle_one_request()
+            if self._reader.expired:
+                self.close_connection = True
+                log.info("a request from %s did not arrive within %g s: closed (408)",
+                         self.client_address[0], request_seconds)
+                self.connection.settimeout(1.0)
+                self._send(408, f"error: a request must arrive within {request_seconds:g} s")
+
+        def _read(self) -> None:
+            """The request has arrived: the answer may take its time (a start's clock)."""
+            self._reader.deadline = math.inf
+            self.connection.settimeout(self.timeout)
 
         def _send(self, status: int, text: str) -> None:
             data = text.encode("utf-8")
@@ -434,7 +525,7 @@ def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
+            except (BrokenPipeError, ConnectionResetError, TimeoutError):
                 # The manager stopped waiting (its clock ran out) and closed the connection.
                 log.info("the manager closed the connection before the answer %r",
                          text[:80])
@@ -442,12 +533,15 @@ def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = self.headers.get("Content-Length")
             if length is None or not length.strip().isdigit():
+                self._read()
                 self._send(411, "error: a message needs a Content-Length")
                 return
             if int(length) > MAX_BODY:
+                self._read()
                 self._send(413, f"error: messages are at most {MAX_BODY} bytes")
                 return
             body = self.rfile.read(int(length)).decode("utf-8", "replace")
+            self._read()
             try:
                 status, text = player.answer(body)
             except Exception as error:  # never a dead connection for the manager
@@ -456,9 +550,11 @@ def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
             self._send(status, text)
 
         def do_OPTIONS(self) -> None:
+            self._read()
             self._send(200, "")
 
         def do_GET(self) -> None:
+            self._read()
             self._send(200, player.answer("(info)")[1])
 
         def log_message(self, format: str, *args: Any) -> None:
@@ -467,19 +563,88 @@ def _handler(player: GgpPlayer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+_REFUSAL = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/acl\r\n"
+            b"Content-Length: 27\r\nConnection: close\r\n\r\nerror: too many connections")
+
+
 class _Server(ThreadingHTTPServer):
+    request_queue_size = LISTEN_BACKLOG
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
+                 max_connections: int) -> None:
+        self.max_connections = max_connections
+        self._places = threading.Condition()
+        self._connections = 0
+        self._full_since: float | None = None
+        super().__init__(address, handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection on a thread of its own if one of ``max_connections``
+        places is free or frees soon; else a 503 and it is closed."""
+        with self._places:
+            if self._connections >= self.max_connections:
+                now = time.monotonic()
+                if self._full_since is None:
+                    self._full_since = now
+                    log.warning("%d connections at once: new ones wait, then are refused",
+                                self._connections)
+                self._places.wait_for(lambda: self._connections < self.max_connections,
+                                      max(self._full_since + _FULL_WAIT - now, 0))
+            admitted = self._connections < self.max_connections
+            if admitted:
+                self._connections += 1
+                self._full_since = None
+        if not admitted:
+            log.debug("refused a connection from %s (503)", client_address)
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        with self._places:
+            self._connections -= 1
+            self._places.notify()
+
+    def _refuse(self, request: socket.socket) -> None:
+        try:
+            request.setblocking(False)
+            request.sendall(_REFUSAL)
+            while request.recv(65536):  # what the client sent, so that closing is no reset
+                pass
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A connection that failed (a manager gone mid-answer) is a log line, not a
         traceback on stderr."""
         log.info("a connection from %s failed", client_address, exc_info=True)
 
 
-def serve_player(player: GgpPlayer, host: str = "127.0.0.1",
-                 port: int = 9147) -> ThreadingHTTPServer:
+def serve_player(player: GgpPlayer, host: str = "127.0.0.1", port: int = 9147, *,
+                 request_seconds: float = REQUEST_SECONDS,
+                 max_connections: int = MAX_CONNECTIONS) -> ThreadingHTTPServer:
     """An HTTP server for ``player``, bound and serving on a thread of its own; stop it
     with ``shutdown()`` (then ``server_close()``). Port 0 picks a free port
-    (``server.server_address[1]``)."""
-    server = _Server((host, port), _handler(player))
-    server.daemon_threads = True
+    (``server.server_address[1]``).
+
+    Args:
+        request_seconds: A request's line, headers and body arrive within this, or the
+            connection is answered 408 and closed.
+        max_connections: Connections served at once; past them (and about a second) a
+            new connection is answered 503 and closed.
+    """
+    server = _Server((host, port), _handler(player, request_seconds), max_connections)
     threading.Thread(target=server.serve_forever, name="ggp-player", daemon=True).start()
     return server

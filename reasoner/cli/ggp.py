@@ -40,6 +40,11 @@ def register(commands: Commands) -> None:
     p.add_argument("--max-matches", type=at_least(1), default=1,
                    help="matches at once; one more start is answered busy")
     p.add_argument("--log-dir", type=Path, help="a folder for one log file per match")
+    p.add_argument("--request-seconds", type=seconds(), default=10.0,
+                   help="a request's headers and body arrive within this, or the connection "
+                        "is answered 408 and closed")
+    p.add_argument("--max-connections", type=at_least(1), default=64,
+                   help="connections served at once; past them a new one is answered 503")
     p.add_argument("--leaf", default="playouts",
                    help="how MCTS values a leaf: random playouts, or a heuristic that values "
                         "states (fuzzy, fjo, feature, mobility)")
@@ -143,7 +148,9 @@ def _player(args: argparse.Namespace) -> int:
                        name=args.name, max_matches=args.max_matches, log_dir=args.log_dir,
                        players=players, loader=loader)
     try:
-        server = serve_player(player, args.host, args.port)
+        server = serve_player(player, args.host, args.port,
+                              request_seconds=args.request_seconds,
+                              max_connections=args.max_connections)
     except OSError as error:
         player.close()
         if service is not None:
@@ -153,14 +160,22 @@ def _player(args: argparse.Namespace) -> int:
     logging.getLogger("gdl-reasoner.player").info(
         "player %s (%s) listening on %s:%s", args.name, args.strategy, host, port)
     stopped = threading.Event()
+    received: list[str] = []
+
+    def stop(signum: int, _: object) -> None:
+        received.append(signal.Signals(signum).name)
+        stopped.set()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stopped.set())
+        signal.signal(signum, stop)
     stopped.wait()
     server.shutdown()
     server.server_close()
     player.close()
     if service is not None:
         service.close()
+    logging.getLogger("gdl-reasoner.player").info(
+        "player %s stopped on %s", args.name, received[0] if received else "request")
     return EXIT_OK
 
 

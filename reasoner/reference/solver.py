@@ -14,16 +14,15 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import shutil
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from types import TracebackType
 from typing import NoReturn
 
+from reasoner.children import spawn_tied
 from reasoner.errors import GdlSyntaxError, ReferenceFailure
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import Function, GameDescription
@@ -72,26 +71,31 @@ class ReferenceSolver:
         self._converted: dict[str, str] = {}
         self._process: subprocess.Popen[bytes] | None = None
         self._closed_because = "the reference solver is closed"
-        self._directory = Path(tempfile.mkdtemp(prefix="gdl-reference-"))
+        # The program and the child's messages are files without a name (nothing of the
+        # game is left behind, whatever becomes of this process); the child reads the
+        # program through its descriptor.
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
         try:
-            program = self._directory / "game.pl"
-            program.write_text(prolog_program(description) + extra, encoding="ascii")
-            self._stderr = (self._directory / "stderr.txt").open("wb")
-            try:
-                self._process = subprocess.Popen(
-                    [swipl, "-q", "-f", "none", "--no-packs", "--no-tty",
-                     "--stack-limit=2g", "--on-error=halt", "-g", "ref_main", "-t", "halt",
-                     str(program)],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                    cwd=self._directory)
-            except OSError as error:
-                raise ReferenceFailure(
-                    f"cannot run SWI-Prolog ({swipl}): {error.strerror or error}; install "
-                    f"the Debian package {_PACKAGE} (apt-get install {_PACKAGE})",
-                    reason="not-installed") from error
-            assert self._process.stdin is not None
-            os.set_blocking(self._process.stdin.fileno(), False)
-            self._receive("loading the game")
+            with tempfile.TemporaryFile() as program:
+                program.write((prolog_program(description) + extra).encode("ascii"))
+                program.flush()
+                program.seek(0)
+                descriptor = program.fileno()
+                try:
+                    self._process = spawn_tied(
+                        [swipl, "-q", "-f", "none", "--no-packs", "--no-tty",
+                         "--stack-limit=2g", "--on-error=halt", "-g", "ref_main", "-t",
+                         "halt", f"/dev/fd/{descriptor}"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                        pass_fds=(descriptor,))
+                except OSError as error:
+                    raise ReferenceFailure(
+                        f"cannot run SWI-Prolog ({swipl}): {error.strerror or error}; "
+                        f"install the Debian package {_PACKAGE} (apt-get install "
+                        f"{_PACKAGE})", reason="not-installed") from error
+                assert self._process.stdin is not None
+                os.set_blocking(self._process.stdin.fileno(), False)
+                self._receive("loading the game")
         except BaseException:
             self.close()
             raise
@@ -198,7 +202,7 @@ class ReferenceSolver:
     # -- life cycle ------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop swipl and remove the program; calling it again does nothing."""
+        """Stop swipl; calling it again does nothing."""
         process, self._process = self._process, None
         if process is not None:
             with contextlib.suppress(OSError):
@@ -212,7 +216,6 @@ class ReferenceSolver:
         stderr = getattr(self, "_stderr", None)
         if stderr is not None and not stderr.closed:
             stderr.close()
-        shutil.rmtree(self._directory, ignore_errors=True)
 
     def __enter__(self) -> ReferenceSolver:
         return self
@@ -336,8 +339,8 @@ class ReferenceSolver:
         process = self._live()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=2)
-        self._stderr.flush()
-        log = (self._directory / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+        self._stderr.seek(0)
+        log = self._stderr.read().decode("utf-8", errors="replace")
         status = process.returncode
         self._closed_because = f"the reference solver is closed: SWI-Prolog exited on {what}"
         self.close()
