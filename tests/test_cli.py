@@ -37,6 +37,31 @@ def write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
+# -- the program ---------------------------------------------------------------------------
+
+
+def test_version_prints_the_installed_distributions_version() -> None:
+    """``--version`` prints "gdl-reasoner X.Y.Z", the version of the installed distribution
+    (the one pyproject.toml names), and exits 0."""
+    from importlib import metadata
+
+    result = run_cli("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"gdl-reasoner {metadata.version('gdl-reasoner')}\n"
+
+
+def test_help_names_every_backend_not_clingo_alone() -> None:
+    """The top-level ``--help`` says which backends answer (clingo, native, propnet,
+    compiled, topdown, position, and auto picking) instead of "answered by clingo"."""
+    result = run_cli("--help")
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "answered by clingo" not in text
+    for backend in ("clingo", "native", "propnet", "compiled", "topdown", "SWI-Prolog",
+                    "position", "auto"):
+        assert backend in text, backend
+
+
 # -- check --------------------------------------------------------------------------------
 
 
