@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import clingo
@@ -276,6 +277,48 @@ def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> 
             or "position by position" in records[grpc]["reason"])
     for backend in ("position", "compiled", "topdown"):
         assert records[backend]["updates_per_sec"] > 0
+
+
+@pytest.mark.slow  # about 3 s
+def test_bench_prints_each_row_as_it_is_measured() -> None:
+    """``bench`` prints a backend's row as soon as that backend is measured: the first row
+    (clingo's) arrives while propnet is still measured for its second, not when the run
+    ends; and with its output a pipe, nothing but rows (no progress line)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reasoner.cli", "bench", "--runs", "1", "--seconds", "1",
+         "--backends", "clingo,propnet", "games/tictactoe.kif"],
+        cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline()
+        first_at = time.monotonic()
+        still_running = process.poll() is None
+        rest = process.stdout.read()
+        ended_at = time.monotonic()
+        errors = process.stderr.read()
+        process.wait(timeout=60)
+    finally:
+        process.kill()
+    assert first.split()[:2] == ["tictactoe", "clingo"] and "updates/s" in first
+    assert still_running and ended_at - first_at > 0.8
+    assert process.returncode == 0 and errors == ""
+    assert [line.split()[1] for line in rest.splitlines()] == ["propnet", "network"]
+
+
+@pytest.mark.slow  # the network's grounding runs to auto's bound first: about 8 s
+def test_bench_names_a_reason_shared_by_several_backends_once(tmp_path: Path) -> None:
+    """On a game too large to ground once, clingo, propnet and native are not measured
+    for one reason: the text output prints it once, on one line naming the three."""
+    from tests.test_position_backend import EXPLODING
+
+    path = write(tmp_path, "exploding.kif", EXPLODING)
+    result = run_cli("bench", "--runs", "1", "--seconds", "0.2", "--backends",
+                     "clingo,propnet,native,position", path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[1] for line in lines] == ["position", "clingo,"]
+    assert lines[1].split(":")[0].split(None, 1)[1] == "clingo, propnet, native"
+    assert result.stdout.count("does not load within bounds") == 1
 
 
 def test_bench_refuses_an_unknown_backend() -> None:
