@@ -7,6 +7,7 @@ exits non-zero, never a traceback; good input prints the documented output and e
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -344,6 +345,21 @@ def test_bench_malformed_file_prints_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     (line,) = result.stderr.splitlines()
     assert "line 2, column 1" in line
+
+
+# -- manage -------------------------------------------------------------------------------
+
+
+def test_the_records_folder_of_the_guide_is_ignored_by_git() -> None:
+    """``manage --record records/`` run at the repository's root (as the matches guide does)
+    writes into a folder git ignores, so the records never show as untracked files."""
+    if shutil.which("git") is None or not (PROJECT / ".git").exists():
+        pytest.skip("not a git checkout")
+    assert "--record records/" in (PROJECT / "docs" / "guides" / "matches.md").read_text(
+        encoding="utf-8")
+    ignored = subprocess.run(["git", "check-ignore", "-q", "records/tictactoe.1.0.json"],
+                             cwd=PROJECT, check=False, timeout=30)
+    assert ignored.returncode == 0
 
 
 # -- sweep --------------------------------------------------------------------------------
