@@ -44,8 +44,22 @@ __all__ = [
     "ResourceLimitError",
     "UnknownGameError",
     "UnsupportedGdlError",
+    "seconds_text",
     "shortened",
 ]
+
+
+def seconds_text(value: float) -> str:
+    """A number of seconds as a message shows it to a person: whole seconds from 10 s on,
+    else two significant digits (the exact value stays in the error's fields).
+
+    >>> seconds_text(17.2525), seconds_text(2.5), seconds_text(0.0504), seconds_text(1234.5)
+    ('17 s', '2.5 s', '0.05 s', '1,234 s')
+    """
+    if value >= 10:
+        return f"{round(value):,} s"
+    return f"{value:.2g} s"
+
 
 # A message quotes at most this many characters of any one word of user text, and is at
 # most MESSAGE characters in all: a symbol may be a megabyte long, and a gRPC status carries

@@ -7,8 +7,10 @@ exits non-zero, never a traceback; good input prints the documented output and e
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import clingo
@@ -35,6 +37,31 @@ def write(folder: Path, name: str, text: str) -> Path:
     path = folder / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# -- the program ---------------------------------------------------------------------------
+
+
+def test_version_prints_the_installed_distributions_version() -> None:
+    """``--version`` prints "gdl-reasoner X.Y.Z", the version of the installed distribution
+    (the one pyproject.toml names), and exits 0."""
+    from importlib import metadata
+
+    result = run_cli("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"gdl-reasoner {metadata.version('gdl-reasoner')}\n"
+
+
+def test_help_names_every_backend_not_clingo_alone() -> None:
+    """The top-level ``--help`` says which backends answer (clingo, native, propnet,
+    compiled, topdown, position, and auto picking) instead of "answered by clingo"."""
+    result = run_cli("--help")
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "answered by clingo" not in text
+    for backend in ("clingo", "native", "propnet", "compiled", "topdown", "SWI-Prolog",
+                    "position", "auto"):
+        assert backend in text, backend
 
 
 # -- check --------------------------------------------------------------------------------
@@ -253,6 +280,48 @@ def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> 
         assert records[backend]["updates_per_sec"] > 0
 
 
+@pytest.mark.slow  # about 3 s
+def test_bench_prints_each_row_as_it_is_measured() -> None:
+    """``bench`` prints a backend's row as soon as that backend is measured: the first row
+    (clingo's) arrives while propnet is still measured for its second, not when the run
+    ends; and with its output a pipe, nothing but rows (no progress line)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reasoner.cli", "bench", "--runs", "1", "--seconds", "1",
+         "--backends", "clingo,propnet", "games/tictactoe.kif"],
+        cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline()
+        first_at = time.monotonic()
+        still_running = process.poll() is None
+        rest = process.stdout.read()
+        ended_at = time.monotonic()
+        errors = process.stderr.read()
+        process.wait(timeout=60)
+    finally:
+        process.kill()
+    assert first.split()[:2] == ["tictactoe", "clingo"] and "updates/s" in first
+    assert still_running and ended_at - first_at > 0.8
+    assert process.returncode == 0 and errors == ""
+    assert [line.split()[1] for line in rest.splitlines()] == ["propnet", "network"]
+
+
+@pytest.mark.slow  # the network's grounding runs to auto's bound first: about 8 s
+def test_bench_names_a_reason_shared_by_several_backends_once(tmp_path: Path) -> None:
+    """On a game too large to ground once, clingo, propnet and native are not measured
+    for one reason: the text output prints it once, on one line naming the three."""
+    from tests.test_position_backend import EXPLODING
+
+    path = write(tmp_path, "exploding.kif", EXPLODING)
+    result = run_cli("bench", "--runs", "1", "--seconds", "0.2", "--backends",
+                     "clingo,propnet,native,position", path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[1] for line in lines] == ["position", "clingo,"]
+    assert lines[1].split(":")[0].split(None, 1)[1] == "clingo, propnet, native"
+    assert result.stdout.count("does not load within bounds") == 1
+
+
 def test_bench_refuses_an_unknown_backend() -> None:
     """``bench --backends gpu`` names the backends it knows and exits 2."""
     result = run_cli("bench", "--backends", "clingo,gpu", "games/nim.kif")
@@ -276,6 +345,21 @@ def test_bench_malformed_file_prints_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     (line,) = result.stderr.splitlines()
     assert "line 2, column 1" in line
+
+
+# -- manage -------------------------------------------------------------------------------
+
+
+def test_the_records_folder_of_the_guide_is_ignored_by_git() -> None:
+    """``manage --record records/`` run at the repository's root (as the matches guide does)
+    writes into a folder git ignores, so the records never show as untracked files."""
+    if shutil.which("git") is None or not (PROJECT / ".git").exists():
+        pytest.skip("not a git checkout")
+    assert "--record records/" in (PROJECT / "docs" / "guides" / "matches.md").read_text(
+        encoding="utf-8")
+    ignored = subprocess.run(["git", "check-ignore", "-q", "records/tictactoe.1.0.json"],
+                             cwd=PROJECT, check=False, timeout=30)
+    assert ignored.returncode == 0
 
 
 # -- sweep --------------------------------------------------------------------------------

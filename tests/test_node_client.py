@@ -6,15 +6,21 @@ one batched Simulate."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from reasoner.server.app import create_server
 from tests.conftest import ROOT
 from tests.service_support import Server, running_server
 
 NODE = ROOT / "client" / "node"
+# The guide that quotes the example's command line and its output.
+GUIDE = ROOT / "docs" / "guides" / "other-languages.md"
 
 # node and the npm packages that `make install` (and `make test`) fetch.
 pytestmark = pytest.mark.needs_tools
@@ -42,7 +48,67 @@ def test_the_node_example_plays_through_a_session(srv: Server) -> None:
     report = json.loads(done.stdout)
     assert report["roles"] == ["xplayer", "oplayer"]
     assert 40 * 5 <= report["steps"] <= 40 * 9  # a tic-tac-toe playout takes 5 to 9 moves
-    assert report["refused"] == ("InvalidStateError: QueryRequest.state is missing (or "
-                                 "states): a state is required")
+    assert report["badRequest"] == {
+        "sent": "query without a state", "refusedAsExpected": True, "code": 3,
+        "message": "InvalidStateError: QueryRequest.state is missing (or states): a state is "
+                   "required"}
     assert report["children"] == 9 and report["simulatedPlayouts"] == 90
     assert report["bestMove"].startswith("(mark ")
+
+
+def _shape(value: Any) -> Any:
+    """A JSON value's shape: an object's keys in order with their values' shapes, a list's
+    first element's shape, else the type's name (an int and a float are both "number")."""
+    if isinstance(value, dict):
+        return [(key, _shape(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [_shape(value[0])] if value else []
+    if isinstance(value, bool):
+        return "bool"
+    return "number" if isinstance(value, int | float) else type(value).__name__
+
+
+def test_the_guide_quotes_the_example_s_output_as_it_prints_it(srv: Server) -> None:
+    """The command line the guide quotes, run against a server, prints one JSON line of the
+    shape the guide shows (the same keys, in order, nested alike) and, the run being
+    seeded, the guide's best move, children, playouts and refused bad request: the guide
+    and the example do not drift apart unnoticed."""
+    lines = GUIDE.read_text(encoding="utf-8").splitlines()
+    (at,) = [i for i, line in enumerate(lines) if line.startswith("$ node client/node/")]
+    _, _, _, game, *options = shlex.split(lines[at].removeprefix("$ "))
+    quoted = json.loads(lines[at + 1])
+    done = subprocess.run(["node", "example.js", srv.target, str(ROOT / game), *options],
+                          cwd=NODE, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    (printed,) = done.stdout.splitlines()
+    report = json.loads(printed)
+    assert _shape(report) == _shape(quoted)
+    timed = ("seconds", "stepsPerSec", "steps")  # the clock's, and the playouts' interleaving
+    assert {k: v for k, v in report.items() if k not in timed} == \
+        {k: v for k, v in quoted.items() if k not in timed}
+
+
+def test_the_example_over_tls_to_an_ip_address_prints_no_warning(tmp_path: Path) -> None:
+    """Over TLS to 127.0.0.1, with a certificate for localhost and 127.0.0.1, the example
+    plays and writes nothing on stderr: it names the server "localhost" in the handshake
+    rather than by its address (grpc-js's default, which made Node warn DEP0123)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem"),
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60)
+    tls = ((tmp_path / "cert.pem").read_bytes(), (tmp_path / "key.pem").read_bytes())
+    server, port, _ = create_server("127.0.0.1:0", limits=None, tls=tls)
+    try:
+        done = subprocess.run(
+            ["node", "example.js", f"127.0.0.1:{port}", str(ROOT / "games" / "tictactoe.kif"),
+             "--playouts", "4", "--in-flight", "2", "--mc", "2",
+             "--tls-root", str(tmp_path / "cert.pem")],
+            cwd=NODE, capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        server.stop(None)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["simulatedPlayouts"] == 18
+    assert done.stderr == ""

@@ -418,3 +418,13 @@ def test_closed_solver_refuses_queries(tictactoe: ReferenceSolver) -> None:
     with pytest.raises(ReferenceFailure) as caught:
         tictactoe.initial_state()
     assert caught.value.reason == "closed"
+
+
+def test_the_time_bound_in_the_message_is_rounded_for_people() -> None:
+    """A bound of 1.23456 s reads "1.2 s" in the message (it read "1.23456 s"); the exact
+    bound stays in the error's ``limit``."""
+    with ReferenceSolver.from_gdl(INFINITE, timeout=1.23456) as solver, \
+            pytest.raises(ReferenceFailure) as caught:
+        solver.legal({"(c 0)"})
+    assert "time bound of 1.2 s;" in str(caught.value)
+    assert (caught.value.reason, caught.value.limit) == ("time", 1.23456)

@@ -79,6 +79,36 @@ def test_bundled_game_plays_alike_on_topdown_and_clingo(name: str) -> None:
     assert found is None, found
 
 
+# Names holding Unicode white space that GDL's tokenizer keeps inside a name (U+2028, U+00A0,
+# U+0085): in roles, fluents and moves, with more than one argument to a function.
+UNICODE_SPACES = """
+(role r\u2028x) (role b\u00a0y)
+(init (cell a\u2028b 1)) (init (turn r\u2028x))
+(<= (legal ?r (go\u00a0z ?r)) (true (turn ?r)))
+(<= (legal ?r (wait\u0085w)) (role ?r) (not (true (turn ?r))))
+(<= (next (cell c\u2028d 2)) (does ?r (go\u00a0z ?r)))
+(<= (next (turn b\u00a0y)) (true (turn r\u2028x)))
+(<= (next (turn r\u2028x)) (true (turn b\u00a0y)))
+(<= terminal (true (cell c\u2028d 2)) (true (turn r\u2028x)))
+(<= (goal ?r 100) (role ?r))
+"""
+
+
+@pytest.mark.needs_tools
+def test_names_with_unicode_white_space_play_alike_on_topdown_and_clingo() -> None:
+    """A game whose names hold U+2028, U+00A0 or U+0085 (which GDL reads as part of a name)
+    loads top-down and gives clingo's legal moves, successors and goals: the names reach
+    SWI-Prolog whole (they were cut at that white space, and the load failed)."""
+    topdown = Game.from_gdl(UNICODE_SPACES, backend="topdown")
+    clingo = Game.from_gdl(UNICODE_SPACES, backend="clingo")
+    assert topdown.backend == "topdown" and topdown.roles == ("r\u2028x", "b\u00a0y")
+    assert (topdown.fluents, topdown.all_moves, topdown.initial_state) == (
+        clingo.fluents, clingo.all_moves, clingo.initial_state)
+    assert topdown.info(topdown.initial_state) == clingo.info(clingo.initial_state)
+    found = first_disagreement(topdown, clingo, seed=7, playouts=3, max_steps=20)
+    assert found is None, found
+
+
 @pytest.mark.needs_tools
 @pytest.mark.usefixtures("without_c_compiler")
 def test_auto_evaluates_a_game_too_large_to_ground_once_top_down() -> None:

@@ -1,12 +1,18 @@
 // A player loop in Node.js against the GDL reasoner service.
 //
 //   node example.js HOST:PORT GAME.kif [--playouts N] [--in-flight K] [--batch B] [--mc M]
-//                   [--seed S] [--token T] [--tls-root CA.pem]
+//                   [--seed S] [--token T] [--tls-root CA.pem] [--server-name NAME]
 //
 // It loads the game, plays N random playouts through one Session stream with K playouts
 // interleaved on it (so that K requests are in flight, sent up to B in a message), then chooses the first player's
 // first move by flat Monte Carlo: one Simulate with a start per child of the initial state,
-// M playouts each. It prints one JSON object with what it measured and chose.
+// M playouts each. It prints one JSON object with what it measured and chose; its
+// `badRequest` shows a request sent without a state on purpose, refused as expected
+// (INVALID_ARGUMENT on its own tag) while the stream went on.
+//
+// Over TLS (--tls-root) the certificate is checked for the target's host; where that is an
+// IP address, for --server-name instead (default: localhost for a loopback address), which
+// is also the name sent in the handshake (TLS may not name a server by its address).
 //
 // The wire format, as @grpc/proto-loader presents it with the options below: field names
 // in camelCase (gameId, jointMoves), 64-bit integers as JavaScript numbers (ids and tags
@@ -18,6 +24,7 @@
 
 const path = require("path");
 const fs = require("fs");
+const net = require("net");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
@@ -30,10 +37,10 @@ function parseArguments(argv) {
   if (!target || !gamePath) {
     throw new Error("usage: node example.js HOST:PORT GAME.kif [--playouts N] " +
                     "[--in-flight K] [--batch B] [--mc M] [--seed S] [--token T] " +
-                    "[--tls-root CA.pem]");
+                    "[--tls-root CA.pem] [--server-name NAME]");
   }
   const options = { target, gamePath, playouts: 200, inFlight: 16, batch: 256, mc: 50, seed: 1,
-                    token: "", tlsRoot: "" };
+                    token: "", tlsRoot: "", serverName: "" };
   for (let i = 0; i < rest.length; i += 2) {
     const name = rest[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     if (!(name in options)) throw new Error(`unknown option ${rest[i]}`);
@@ -120,6 +127,17 @@ async function randomPlayout(session, gameId, pick, maxSteps) {
   return steps;
 }
 
+// The channel options of a TLS connection to `target`: where its host is an IP address,
+// the name the certificate must carry (TLS sends a name, never an address: Node warns
+// DEP0123 and will ignore an address).
+function tlsNameOptions(target, serverName) {
+  const host = target.replace(/^dns:\/*/, "").replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1");
+  if (serverName) return { "grpc.ssl_target_name_override": serverName };
+  if (net.isIP(host) === 0) return {};
+  const loopback = host === "::1" || host.startsWith("127.");
+  return loopback ? { "grpc.ssl_target_name_override": "localhost" } : {};
+}
+
 async function main() {
   const options = parseArguments(process.argv.slice(2));
   const definition = protoLoader.loadSync(PROTO, LOADER_OPTIONS);
@@ -130,6 +148,7 @@ async function main() {
     : grpc.credentials.createInsecure();
   const client = new reasoner.Reasoner(options.target, credentials, {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
+    ...(options.tlsRoot ? tlsNameOptions(options.target, options.serverName) : {}),
   });
   const metadata = new grpc.Metadata();
   if (options.token) metadata.set("authorization", `Bearer ${options.token}`);
@@ -153,12 +172,15 @@ async function main() {
   await Promise.all(Array.from({ length: options.inFlight }, worker));
   const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
 
-  // A bad request answers its own tag; the stream goes on.
-  let refused = "";
+  // A bad request on purpose: a query without a state. It is refused on its own tag
+  // (INVALID_ARGUMENT) and the stream goes on.
+  const badRequest = { sent: "query without a state", refusedAsExpected: false, code: 0,
+                       message: "" };
   try {
-    await session.ask("query", { gameId });  // no state: INVALID_ARGUMENT
+    await session.ask("query", { gameId });
   } catch (error) {
-    refused = error.message;
+    Object.assign(badRequest, { refusedAsExpected: error.code === grpc.status.INVALID_ARGUMENT,
+                                code: error.code, message: error.message });
   }
 
   // Flat Monte Carlo over the first role's moves from the initial state: one Simulate
@@ -186,7 +208,7 @@ async function main() {
     game: path.basename(options.gamePath), roles: game.roles, playouts: options.playouts,
     inFlight: options.inFlight, batch: options.batch, steps, seconds,
     stepsPerSec: Math.round(steps / seconds),
-    refused,
+    badRequest,
     bestMove: game.moves[best.joint[0]].text, bestMean: best.mean,
     children: expanded.children.length, simulatedPlayouts: simulated.columns.lengths.length,
   }));

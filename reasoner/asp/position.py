@@ -26,7 +26,7 @@ from reasoner.asp.translate import NEXT_SUFFIX, Translation
 from reasoner.core.state_cache import StateCache
 from reasoner.core.values import StateInfo
 from reasoner.core.walk import MachineStepper, Simulation, simulate_sequentially
-from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError
+from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError, seconds_text
 from reasoner.gdl.demand import adorned_relation
 
 __all__ = ["POSITION_SECONDS", "IdTables", "PositionMachine", "id_tables"]
@@ -179,7 +179,7 @@ class PositionMachine:
         over_rules = budget.rules > budget.max_rules
         bound = "size" if over_rules else "time"
         what = (f"more than {budget.max_rules:,} ground rules" if over_rules
-                else f"more than {budget.seconds:g} s")
+                else f"more than {seconds_text(budget.seconds)}")
         return ResourceLimitError(
             f"grounding this position took {what}; the relation {relation} grew most "
             f"({counts.get(relation, 0):,} atoms)", bound=bound, relation=relation)

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
 
 from reasoner.cli import crosscheck, ggp, grounding, heuristics, loading, match, serve
 from reasoner.console.common import EXIT_OK, CommandError, failure
@@ -21,7 +24,18 @@ from reasoner.workshop.commands import (
     sweep,
 )
 
-__all__ = ["main", "parser"]
+__all__ = ["DESCRIPTION", "DISTRIBUTION", "main", "parser", "version"]
+
+# The distribution's name in pyproject.toml, which the installed metadata goes by.
+DISTRIBUTION = "gdl-reasoner"
+DESCRIPTION = (
+    "A GDL reasoner. A game is answered by one of its backends: clingo (the game's ASP "
+    "program ground once), native (its propositional network on the compiled kernel), "
+    "propnet (the same network in Python), compiled (the rules compiled to C, position by "
+    "position), topdown (SWI-Prolog's resolution with tabling) or position (each position "
+    "ground as it is asked); auto, the default, takes the network where it builds within "
+    "its bounds, else clingo or the compiled rules, else whichever answers position by "
+    "position sooner, and says why (check shows it).")
 
 # The command modules, the user commands' (reasoner.cli) and the workshop's
 # (reasoner.workshop.commands), in the order of the commands in --help.
@@ -31,13 +45,26 @@ MODULES = (loading, grounding, heuristics, bench_heuristics, bench, bench_servic
 
 def parser() -> argparse.ArgumentParser:
     """The command line: each command module adds its subcommands."""
-    built = argparse.ArgumentParser(
-        prog="gdl-reasoner",
-        description="A GDL reasoner: GDL translated to ASP, answered by clingo.")
+    built = argparse.ArgumentParser(prog="gdl-reasoner", description=DESCRIPTION)
+    built.add_argument("--version", action="version", version=f"gdl-reasoner {version()}")
     commands = built.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in MODULES:
         module.register(commands)
     return built
+
+
+def version() -> str:
+    """The installed distribution's version; from a source tree that is not installed, the
+    version pyproject.toml gives."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        try:
+            project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+            return str(project["version"])
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -50,9 +50,10 @@ def register(commands: Commands) -> None:
     p.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
                    help="the engine's backend (default: auto)")
     p.add_argument("--backends", action="store_true",
-                   help="compare every backend the game loads on (propnet, topdown, "
-                        "position) with the clingo backend (or position, where the game "
-                        "does not ground once) instead of the reference")
+                   help="compare every backend the game loads on (native, propnet, "
+                        "compiled, topdown, position) with the clingo backend (or "
+                        "position, where the game does not ground once) instead of the "
+                        "reference")
     p.add_argument("--json", action="store_true", help="JSON output (a line per file)")
     limit_options(p)
     p.set_defaults(run=_crosscheck)

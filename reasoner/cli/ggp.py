@@ -58,7 +58,8 @@ def register(commands: Commands) -> None:
     m.add_argument("--playclock", type=seconds(), default=5.0)
     m.add_argument("--matches", type=at_least(1), default=1)
     m.add_argument("--record", type=Path, metavar="DIR",
-                   help="write each match's record as DIR/MATCHID.json")
+                   help="write each match's record as DIR/MATCHID.json, DIR as given "
+                        "(created if missing; records/ in the repository is ignored by git)")
     m.add_argument("--states", action="store_true", help="keep every state in the records")
     m.add_argument("--max-steps", type=at_least(1), default=1000)
     m.add_argument("--seed", type=SEED, default=0,

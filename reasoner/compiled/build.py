@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from reasoner.errors import ResourceLimitError
+from reasoner.errors import ResourceLimitError, seconds_text
 
 __all__ = ["COMPILE_MEMORY_MIB", "COMPILE_SECONDS", "CompilerMissing", "cache_folder",
            "compiler", "shared_object"]
@@ -89,7 +89,7 @@ def shared_object(source: str, *, seconds: float = COMPILE_SECONDS,
                                   preexec_fn=bounded, check=False)
         except subprocess.TimeoutExpired:
             raise ResourceLimitError(
-                f"compiling the rules ran past the compiler's bound of {seconds:g} s",
+                f"compiling the rules ran past the compiler's bound of {seconds_text(seconds)}",
                 "time", limit=seconds, reason="compiler") from None
         if done.returncode != 0:
             text = done.stderr.strip()

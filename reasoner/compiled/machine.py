@@ -26,6 +26,7 @@ from reasoner.errors import (
     GoalValueError,
     NoLegalMoveError,
     ResourceLimitError,
+    seconds_text,
 )
 from reasoner.gdl.syntax import GameDescription
 
@@ -238,7 +239,7 @@ def error_of(seconds: float, memory_mib: int) -> Callable[[int, str], None]:
                 f"the compiled rules' tables for {what} grew past {memory_mib} MiB",
                 "memory", limit=memory_mib, reason="compiled-tables")
         if code == _E_TIME:
-            raise ResourceLimitError(f"the compiled rules took more than {seconds:g} s "
+            raise ResourceLimitError(f"the compiled rules took more than {seconds_text(seconds)} "
                                      f"for {what}", "time", limit=seconds,
                                      reason="compiled-time")
         if code == _E_UNSTRATIFIED:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from reasoner.errors import ReasonerError, ResourceLimitError
+from reasoner.errors import ReasonerError, ResourceLimitError, seconds_text
 
 __all__ = ["Limits", "die_with_parent", "run_bounded"]
 
@@ -198,7 +198,7 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
         while not receiver.poll(min(CHECK_SECONDS, max(deadline - time.monotonic(), 0.0))):
             if time.monotonic() >= deadline:
                 raise ResourceLimitError(
-                    f"exceeded the time bound of {limits.seconds:g} s", bound="time",
+                    f"exceeded the time bound of {seconds_text(limits.seconds)}", bound="time",
                     limit=limits.seconds, reason="work")
             if check is not None:
                 check()

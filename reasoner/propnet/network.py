@@ -37,7 +37,7 @@ from reasoner.asp.ground_rules import (
 from reasoner.asp.superset import Superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
-from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError
+from reasoner.errors import GdlValidationError, GoalValueError, ResourceLimitError, seconds_text
 from reasoner.gdl.components import strongly_connected_components
 
 __all__ = ["FALSE", "TRUE", "Body", "FoldedRules", "Network", "NetworkBounds", "NetworkSize",
@@ -376,7 +376,7 @@ def fold_rules(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
 def _check_time(start: float, deadline: float, bounds: NetworkBounds) -> None:
     if time.perf_counter() > deadline:
         raise ResourceLimitError(
-            f"no network: building it exceeded {bounds.seconds:g} s", bound="time",
+            f"no network: building it exceeded {seconds_text(bounds.seconds)}", bound="time",
             limit=bounds.seconds, reason="time")
 
 
@@ -386,6 +386,6 @@ def _check_compile_time(edges: int, deadline: float, bounds: NetworkBounds,
     be interrupted)."""
     if time.perf_counter() + edges * _COMPILE_SECONDS_PER_EDGE > deadline:
         raise ResourceLimitError(
-            f"no network: building it would exceed {bounds.seconds:g} s "
+            f"no network: building it would exceed {seconds_text(bounds.seconds)} "
             f"({prefix}{edges:,} edges to compile)", bound="time", limit=bounds.seconds,
             reason="time")

@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import NoReturn
 
 from reasoner.children import spawn_tied
-from reasoner.errors import GdlSyntaxError, ReferenceFailure
+from reasoner.errors import GdlSyntaxError, ReferenceFailure, seconds_text
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import Function, GameDescription
 from reasoner.gdl.validation import validate
@@ -329,11 +329,11 @@ class ReferenceSolver:
 
     def _overtime(self, what: str) -> NoReturn:
         self._closed_because = (f"the reference solver is closed: {what} exceeded the "
-                                f"reference's time bound of {self._timeout:g} s")
+                                f"reference's time bound of {seconds_text(self._timeout)}")
         self.close()
         raise ReferenceFailure(f"{what} exceeded the reference's time bound of "
-                               f"{self._timeout:g} s; SWI-Prolog was stopped", reason="time",
-                               limit=self._timeout)
+                               f"{seconds_text(self._timeout)}; SWI-Prolog was stopped",
+                               reason="time", limit=self._timeout)
 
     def _died(self, what: str) -> NoReturn:
         process = self._live()

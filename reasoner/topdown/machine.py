@@ -28,6 +28,7 @@ from reasoner.errors import (
     GoalValueError,
     ReferenceFailure,
     ResourceLimitError,
+    seconds_text,
 )
 from reasoner.gdl.syntax import GameDescription
 from reasoner.reference.solver import ReferenceSolver
@@ -217,7 +218,8 @@ def _refusal(error: ReferenceFailure, what: str, seconds: float) -> Exception:
     are not stratified (the game's defect), or a failure of the child."""
     message = str(error)
     if error.reason == "time":
-        return ResourceLimitError(f"evaluating {what} top-down took more than {seconds:g} s",
+        return ResourceLimitError(f"evaluating {what} top-down took more than "
+                                  f"{seconds_text(seconds)}",
                                   bound="time", limit=seconds)
     if error.reason == "stack":
         return ResourceLimitError(f"evaluating {what} top-down ran out of Prolog stack "

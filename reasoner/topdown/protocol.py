@@ -27,6 +27,7 @@ an answer it leaves undefined is reported (the rules are not stratified).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reasoner.gdl.syntax import GameDescription
@@ -127,6 +128,12 @@ td_text(Ids, txt(Text)) :- atomic_list_concat(Ids, ' ', Text).
 """
 
 
+# The engine's term text in tokens: parentheses, and names between the white space of GDL's
+# tokenizer (ASCII's alone: str.split would also cut a name at U+00A0, U+2028 or U+0085,
+# which a GDL name may hold).
+_TOKEN = re.compile(r"[()]|[^ \t\n\r\f\v()]+")
+
+
 def _prolog(text: str) -> str:
     """A ground GDL term's text as the engine prints it (names, parentheses and single
     spaces, e.g. ``(cell 1 1 b)``) as Prolog term text, every name quoted."""
@@ -134,7 +141,7 @@ def _prolog(text: str) -> str:
         return quote_atom(text)
     out: list[str] = []
     opened = False  # just after "(": the next name is a function's
-    for token in text.replace("(", " ( ").replace(")", " ) ").split():
+    for token in _TOKEN.findall(text):
         if token == "(":
             if out and out[-1] not in ("(", ","):
                 out.append(",")

@@ -5,14 +5,21 @@ gRPC in :mod:`reasoner.workshop.service_latency`).
 A game too large to ground once (chess) loads only position by position: one bounded load
 under ``auto`` tells, and the ground-once backends (clingo and the network) are then
 reported as not loading within the bounds instead of being tried.
+
+Each row is printed as soon as it is measured (a game with every backend takes a minute or
+more); on a terminal a line on stderr names what is being measured meanwhile. In text, the
+backends not measured come after a game's rows, one line per reason (backends refused for
+the same reason share it); ``--json`` keeps one object per backend.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from reasoner.console.common import (
     EXIT_OK,
@@ -68,25 +75,64 @@ def _bench(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown backend {unknown[0]!r}; the backends are "
                          f"{', '.join(BENCH_BACKENDS)}")
     status = EXIT_OK
+    progress = _Progress(sys.stderr)
     for path in args.games:
+        # The backends not measured, by reason: in text, one line per reason and game.
+        refused: dict[str, list[str]] = {}
         try:
-            results, services = _measure(path, read(path), wanted, args)
+            for result in _measure(path, read(path), wanted, args, progress):
+                progress.clear()
+                if args.json:
+                    print(json.dumps(result.as_dict()), flush=True)
+                elif _is_skipped(result):
+                    refused.setdefault(result.reason, []).append(result.backend)
+                else:
+                    print(_line(result), flush=True)
         except (ReasonerError, CommandError) as error:
+            progress.clear()
             status = failure(error, path)
-            continue
-        if args.json:
-            for result in [*results, *services]:
-                print(json.dumps(result.as_dict()), flush=True)
-            continue
-        for result in [*results, *services]:
-            print(_line(result), flush=True)
+        game = Path(path).stem
+        for reason, backends in refused.items():
+            print(f"{game:<16} {', '.join(backends) + ':':<20} {reason}", flush=True)
     return status
 
 
-def _measure(path: str, text: str, wanted: list[str],
-             args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
-    """Every figure of one game: the measurements of ``wanted`` (a :class:`Skipped` for a
-    backend the game does not load on), then those over gRPC."""
+class _Progress:
+    """On a terminal, one line on ``stream`` naming what is being measured, cleared before
+    each row is printed; nothing elsewhere (a pipe or a file gets the rows alone)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._shown = False
+        try:
+            self._enabled = stream.isatty()
+        except ValueError:  # a closed stream
+            self._enabled = False
+
+    def show(self, text: str) -> None:
+        if self._enabled:
+            self._stream.write("\r\x1b[K" + text)
+            self._stream.flush()
+            self._shown = True
+
+    def clear(self) -> None:
+        if self._shown:
+            self._stream.write("\r\x1b[K")
+            self._stream.flush()
+            self._shown = False
+
+
+def _is_skipped(result: Any) -> bool:
+    from reasoner.workshop.playout_rates import Skipped
+
+    return isinstance(result, Skipped)
+
+
+def _measure(path: str, text: str, wanted: list[str], args: argparse.Namespace,
+             progress: _Progress) -> Iterator[Any]:
+    """Every figure of one game, each as soon as it is measured: the measurements of
+    ``wanted`` (a :class:`Skipped` for a backend the game does not load on), then those
+    over gRPC."""
     from reasoner.propnet.native import native_refusal
     from reasoner.workshop.playout_rates import (
         NATIVE_MODES,
@@ -104,63 +150,61 @@ def _measure(path: str, text: str, wanted: list[str],
     bounds = limits(args)
     common = {"runs": args.runs, "seconds": args.seconds, "seed": args.seed}
     grpc = args.grpc or "grpc-simulate" in wanted
+    game = Path(path).stem
     # One bounded load tells which backends the game loads on: auto settles for the
     # network, else clingo, else position by position (a program too large to ground once).
     answered, note = "", ""
     if any(b in _GROUND_ONCE for b in wanted) or grpc:
+        progress.show(f"{game}: loading under auto")
         answered, note = probe_load(text, "auto", bounds)
     network_refused = ""  # why the network does not load, once known
     if answered in _BY_POSITION:
         network_refused = note
     elif answered == "clingo" and any(b.startswith(_NETWORK) for b in wanted):
         try:  # over auto's bounds, the network may still load within its own
+            progress.show(f"{game}: loading the network")
             probe_load(text, "propnet", bounds)
         except ResourceLimitError as error:
             network_refused = str(error)
-    game = Path(path).stem
 
     def skipped(backend: str, reason: str) -> Skipped:
         return Skipped(game, backend, f"does not load within bounds ({reason})")
 
-    results: list[Any] = []
-    for backend in wanted:
+    for number, backend in enumerate(wanted, 1):
+        progress.show(f"{game}: measuring {backend} ({number}/{len(wanted)})")
         if backend == "clingo" and answered in _BY_POSITION:
-            results.append(skipped(backend, note))
+            yield skipped(backend, note)
         elif backend.startswith(_NETWORK) and network_refused:
-            results.append(skipped(backend, network_refused))
+            yield skipped(backend, network_refused)
         elif backend.startswith(("native", "gpu")) and native_refusal():
-            results.append(Skipped(game, backend, native_refusal()))
+            yield Skipped(game, backend, native_refusal())
         elif backend in NATIVE_MODES:
-            results += bench_native(path, text, backend, **common)
+            yield from bench_native(path, text, backend, **common)
         elif backend in ("clingo", "propnet", "native", *_BY_POSITION):
-            results.append(bench_game(path, text, backend=backend, **common))
+            yield bench_game(path, text, backend=backend, **common)
         elif backend == "compiled-batch":
-            results.append(bench_compiled_batch(path, text, **common))
+            yield bench_compiled_batch(path, text, **common)
         elif backend.startswith("propnet-batch-"):
             lanes = int(backend.rsplit("-", 1)[1])
-            results.append(bench_batch(path, text, lanes, **common))
+            yield bench_batch(path, text, lanes, **common)
         elif backend == "reference":
-            results.append(bench_reference(path, text, **common))
+            yield bench_reference(path, text, **common)
     if any(b.startswith("propnet") for b in wanted) and not network_refused:
-        results.append(network_figures(path, text, runs=args.runs))
-    services: list[Any] = []
+        progress.show(f"{game}: measuring the network's size")
+        yield network_figures(path, text, runs=args.runs)
     if grpc and answered in _SLOW:
-        services.append(Skipped(game, "grpc-simulate", "the game answers position by "
-                                "position: the service's 1,000-playout rounds would take "
-                                "hours (see the position column)"))
+        yield Skipped(game, "grpc-simulate", "the game answers position by position: the "
+                      "service's 1,000-playout rounds would take hours (see the position "
+                      "column)")
     elif grpc:
-        services = [s for s in bench_service(path, text, seconds=args.seconds,
+        progress.show(f"{game}: measuring over gRPC")
+        yield from (s for s in bench_service(path, text, seconds=args.seconds,
                                              seed=args.seed, latency=args.grpc)
-                    if args.grpc or s.backend.startswith("grpc-simulate")]
-    return results, services
+                    if args.grpc or s.backend.startswith("grpc-simulate"))
 
 
 def _line(result: Any) -> str:
-    """One figure as a line of text."""
-    from reasoner.workshop.playout_rates import Skipped
-
-    if isinstance(result, Skipped):
-        return f"{result.game:<16} {result.backend:<20} {result.reason}"
+    """One measured figure as a line of text (those not measured are grouped by reason)."""
     if result.backend == "gpu-check":
         verdict = "agree" if result.agree else "DISAGREE"
         return (f"{result.game:<16} {'gpu-check':<20} {verdict} on {result.device}: "
