@@ -254,7 +254,7 @@ def test_bench_measures_the_position_backend_beside_the_reference() -> None:
     assert all("updates/s" in line for line in lines)
 
 
-@pytest.mark.slow  # the network's grounding runs to auto's bound first: about 5 s
+@pytest.mark.slow  # the network's grounding runs to auto's bound, twice: about 30 s
 @pytest.mark.needs_tools  # top-down runs SWI-Prolog
 def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> None:
     """On a game too large to ground once, ``bench`` measures position, the compiled
@@ -265,7 +265,8 @@ def test_bench_reports_ground_once_backends_that_do_not_load(tmp_path: Path) -> 
 
     path = write(tmp_path, "exploding.kif", EXPLODING)
     result = run_cli("bench", "--json", "--runs", "1", "--seconds", "0.2", "--backends",
-                     "clingo,propnet,position,compiled,topdown,grpc-simulate", path)
+                     "clingo,propnet,position,compiled,topdown,grpc-simulate", path,
+                     timeout=180)
     assert result.returncode == 0, result.stderr
     records = {record["backend"]: record
                for record in map(json.loads, result.stdout.splitlines())}
