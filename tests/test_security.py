@@ -53,6 +53,25 @@ def test_a_call_without_the_token_is_unauthenticated() -> None:
         assert list(answered.games) == []
 
 
+def test_an_unknown_method_without_the_token_is_unauthenticated() -> None:
+    """With a token set, a method the server lacks answers UNAUTHENTICATED to a caller
+    without the token (a stranger cannot probe method names) and UNIMPLEMENTED to one with
+    it."""
+    with served(token=TOKEN) as port, grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        unknown = channel.unary_unary("/reasoner.v1.Reasoner/NoSuchMethod",
+                                      request_serializer=None, response_deserializer=None)
+        answers = {}
+        for name, metadata in (("none", ()), ("wrong", (("authorization", "Bearer no"),)),
+                               ("right", (("authorization", f"Bearer {TOKEN}"),))):
+            with pytest.raises(grpc.RpcError) as caught:
+                unknown(b"", timeout=CALL_TIMEOUT, metadata=metadata)
+            error: Any = caught.value
+            answers[name] = error.code()
+        assert answers == {"none": grpc.StatusCode.UNAUTHENTICATED,
+                           "wrong": grpc.StatusCode.UNAUTHENTICATED,
+                           "right": grpc.StatusCode.UNIMPLEMENTED}
+
+
 def test_the_client_sends_the_token_on_calls_and_sessions() -> None:
     """ReasonerClient(token=...) loads, queries and opens a Session on a server that needs
     the token; without it, the client raises a RemoteError with UNAUTHENTICATED and reason
