@@ -59,6 +59,7 @@ def _serve(args: argparse.Namespace) -> int:
     import logging
 
     from reasoner.server.app import serve
+    from reasoner.server.tls import TlsFileError, check_tls
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if args.gpu:
@@ -72,9 +73,11 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--games {games} is not a folder")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise UsageError("--tls-cert and --tls-key go together")
+    try:  # checked before any game is loaded: a bad pair is one line, exit 2
+        tls = check_tls(Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
+    except TlsFileError as error:
+        raise UsageError(f"TLS: {error}") from None
     try:
-        tls = ((Path(args.tls_cert).read_bytes(), Path(args.tls_key).read_bytes())
-               if args.tls_cert else None)
         token = (Path(args.token_file).read_text(encoding="utf-8").splitlines() or [""])[0] \
             if args.token_file else None
     except OSError as error:

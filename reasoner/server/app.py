@@ -183,11 +183,15 @@ def create_server(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME), server)
-    if tls is not None:
-        chain, key = tls
-        port = server.add_secure_port(address, grpc.ssl_server_credentials([(key, chain)]))
-    else:
-        port = server.add_insecure_port(address)
+    try:
+        if tls is not None:
+            chain, key = tls
+            port = server.add_secure_port(address,
+                                          grpc.ssl_server_credentials([(key, chain)]))
+        else:
+            port = server.add_insecure_port(address)
+    except RuntimeError as error:  # gRPC's "Failed to bind to address"
+        raise OSError(f"cannot bind {address}: {error}") from None
     if port == 0:
         raise OSError(f"cannot bind {address}")
     server.start()
@@ -203,8 +207,8 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
     this one."""
     server, bound, registry = create_server(f"{host}:{port}", reuse_port=processes > 1,
                                             **options)
-    log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
-             len(registry.ids()))
+    log.info("gdl-reasoner listening on %s:%d with %d games loaded (%s)", host, bound,
+             len(registry.ids()), _security(options))
     context = multiprocessing.get_context("spawn")
     replicas = []
     for _ in range(processes - 1):
@@ -232,13 +236,21 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
     log.info("stopped")
 
 
+def _security(options: dict[str, Any]) -> str:
+    """What the startup log says of TLS and the token, so that an operator sees at once
+    whether the port is open to anyone."""
+    tls = "TLS on" if options.get("tls") is not None else "TLS off"
+    token = "token required" if options.get("token") is not None else "no token"
+    return f"{tls}, {token}"
+
+
 def _replica(address: str, options: dict[str, Any], alive: Connection) -> None:
     """One more server process on the same port, until SIGTERM or its parent's end."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     die_with_parent(alive)
     server, _, registry = create_server(address, reuse_port=True, **options)
-    log.info("gdl-reasoner replica %d listening on %s with %d games loaded", os.getpid(),
-             address, len(registry.ids()))
+    log.info("gdl-reasoner replica %d listening on %s with %d games loaded (%s)",
+             os.getpid(), address, len(registry.ids()), _security(options))
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.set())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it
