@@ -35,6 +35,9 @@ def register(commands: Commands) -> None:
                    help="server processes sharing the port (SO_REUSEPORT), for every core")
     p.add_argument("--max-sessions", type=at_least(1), default=16,
                    help="Session streams open at once, each on a thread of its own")
+    p.add_argument("--session-idle-seconds", type=seconds(), default=300.0,
+                   help="a Session stream that sends no request for this long ends with "
+                        "DEADLINE_EXCEEDED and gives its place back")
     p.add_argument("--max-call-seconds", type=seconds(), default=600.0,
                    help="the longest a call works when its client sets no shorter deadline")
     p.add_argument("--workers", type=at_least(1), default=8, help="threads serving requests")
@@ -90,7 +93,8 @@ def _serve(args: argparse.Namespace) -> int:
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
               max_heavy=args.max_heavy, max_call_seconds=args.max_call_seconds,
-              max_sessions=args.max_sessions, tls=tls,
+              max_sessions=args.max_sessions,
+              session_idle_seconds=args.session_idle_seconds, tls=tls,
               token=token.strip() if token is not None else None)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None

@@ -25,7 +25,12 @@ from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
 from reasoner.server.auth import TokenCheck
 from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
-from reasoner.server.service import DEFAULT_CALL_SECONDS, DEFAULT_SESSIONS, ReasonerService
+from reasoner.server.service import (
+    DEFAULT_CALL_SECONDS,
+    DEFAULT_SESSION_IDLE_SECONDS,
+    DEFAULT_SESSIONS,
+    ReasonerService,
+)
 from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
 
@@ -121,6 +126,7 @@ def create_server(
     max_heavy: int = DEFAULT_HEAVY,
     max_call_seconds: float = DEFAULT_CALL_SECONDS,
     max_sessions: int = DEFAULT_SESSIONS,
+    session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS,
     tls: tuple[bytes, bytes] | None = None,
     token: str | None = None,
     reuse_port: bool = False,
@@ -151,6 +157,9 @@ def create_server(
             deadline (then DEADLINE_EXCEEDED).
         max_sessions: Session streams open at once, each on a thread of its own; one more
             is refused with RESOURCE_EXHAUSTED.
+        session_idle_seconds: A Session stream that sends no request for this long after
+            its last answer ends with DEADLINE_EXCEEDED (reason "session-idle"), and its
+            place is free again.
         tls: A PEM certificate chain and its private key: the port then speaks TLS only.
         token: Every call must carry ``authorization: Bearer <token>`` (else
             UNAUTHENTICATED; see :mod:`reasoner.server.auth`).
@@ -174,7 +183,8 @@ def create_server(
                  *KEEPALIVE],
     )
     service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
-                              max_call_seconds=max_call_seconds, max_sessions=max_sessions)
+                              max_call_seconds=max_call_seconds, max_sessions=max_sessions,
+                              session_idle_seconds=session_idle_seconds)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
