@@ -33,6 +33,10 @@ def register(commands: Commands) -> None:
                         "`authorization: Bearer <token>` (else UNAUTHENTICATED)")
     p.add_argument("--processes", type=at_least(1), default=1,
                    help="server processes sharing the port (SO_REUSEPORT), for every core")
+    p.add_argument("--replica-restarts", type=at_least(0), default=5,
+                   help="with --processes, a replica that dies is logged and started again, "
+                        "this many times within a minute at most; one more death stops the "
+                        "service (exit 1)")
     p.add_argument("--max-sessions", type=at_least(1), default=16,
                    help="Session streams open at once, each on a thread of its own")
     p.add_argument("--session-idle-seconds", type=seconds(), default=300.0,
@@ -61,7 +65,7 @@ def _bundled_games() -> str | None:
 def _serve(args: argparse.Namespace) -> int:
     import logging
 
-    from reasoner.server.app import serve
+    from reasoner.server.app import ReplicaFailure, serve
     from reasoner.server.tls import TlsFileError, check_tls
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
@@ -88,7 +92,8 @@ def _serve(args: argparse.Namespace) -> int:
     if token is not None and not token.strip():
         raise UsageError(f"--token-file {args.token_file} has no token on its first line")
     try:
-        serve(args.host, args.port, processes=args.processes, games=games,
+        serve(args.host, args.port, processes=args.processes,
+              replica_restarts=args.replica_restarts, games=games,
               max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
@@ -98,4 +103,6 @@ def _serve(args: argparse.Namespace) -> int:
               token=token.strip() if token is not None else None)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
+    except ReplicaFailure as error:
+        raise CommandError(f"stopped: {error}") from None
     return EXIT_OK

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent import futures
 from multiprocessing.connection import Connection
@@ -34,7 +35,8 @@ from reasoner.server.service import (
 from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
 
-__all__ = ["DEFAULT_LIMITS", "create_server", "serve"]
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_REPLICA_RESTARTS", "ReplicaFailure", "create_server",
+           "serve"]
 
 log = logging.getLogger("gdl-reasoner")
 
@@ -208,25 +210,49 @@ def create_server(
     return server, port, registry
 
 
+# A replica that dies is restarted, at most this many times within REPLICA_WINDOW seconds;
+# one more death within the window stops the service (serve --replica-restarts).
+DEFAULT_REPLICA_RESTARTS = 5
+REPLICA_WINDOW = 60.0
+
+
+class ReplicaFailure(RuntimeError):
+    """The replicas of ``serve --processes`` died more often than they may be restarted."""
+
+
+class _Replica:
+    """One more server process on the port, with the pipe whose end tells it that this
+    process has gone."""
+
+    def __init__(self, context: Any, address: str, options: dict[str, Any]) -> None:
+        alive, self._alive_here = context.Pipe(duplex=False)
+        self.process = context.Process(target=_replica, args=(address, options, alive),
+                                       name="gdl-reasoner-replica")
+        self.process.start()
+        alive.close()
+
+    def close(self) -> None:
+        self.process.join(10)
+        self._alive_here.close()
+
+
 def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
-          **options: Any) -> None:
+          replica_restarts: int = DEFAULT_REPLICA_RESTARTS, **options: Any) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully. ``options`` are
     :func:`create_server`'s; with ``processes`` above 1, that many server processes share
     the port (SO_REUSEPORT: the kernel spreads connections over them, each process with its
     own cache; a client meeting NOT_FOUND loads its game again), and the others end with
-    this one."""
+    this one. A replica that dies (a crash, the OOM killer, ``kill -9``) is logged with its
+    exit status or signal and started again, at most ``replica_restarts`` times within a
+    minute: one more death stops the service with a logged error (:class:`ReplicaFailure`).
+    """
     server, bound, registry = create_server(f"{host}:{port}", reuse_port=processes > 1,
                                             **options)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded (%s)", host, bound,
              len(registry.ids()), _security(options))
     context = multiprocessing.get_context("spawn")
-    replicas = []
-    for _ in range(processes - 1):
-        alive, alive_here = context.Pipe(duplex=False)
-        replica = context.Process(target=_replica, args=(f"{host}:{bound}", options, alive))
-        replica.start()
-        alive.close()
-        replicas.append((replica, alive_here))
+    address = f"{host}:{bound}"
+    replicas = [_Replica(context, address, options) for _ in range(processes - 1)]
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -236,14 +262,52 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    stopping.wait()
-    for replica, _ in replicas:
-        replica.terminate()
+    failure: ReplicaFailure | None = None
+    restarts: list[float] = []
+    while not stopping.wait(0.5 if replicas else None):
+        for index, replica in enumerate(replicas):
+            if replica.process.is_alive():  # (is_alive reaps a replica that has ended)
+                continue
+            replica.close()
+            now = time.monotonic()
+            restarts = [moment for moment in restarts if now - moment < REPLICA_WINDOW]
+            how = _exit_text(replica.process.exitcode)
+            if len(restarts) >= replica_restarts:
+                log.error("replica %d (pid %d) %s, and replicas were restarted %d times "
+                          "within %g s already (serve --replica-restarts): stopping the "
+                          "service", index + 1, replica.process.pid, how, len(restarts),
+                          REPLICA_WINDOW)
+                failure = ReplicaFailure(
+                    f"replica {index + 1} (pid {replica.process.pid}) {how}, after "
+                    f"{len(restarts)} restarts within {REPLICA_WINDOW:g} s")
+                stopping.set()
+                break
+            log.warning("replica %d (pid %d) %s: starting another", index + 1,
+                        replica.process.pid, how)
+            restarts.append(now)
+            replicas[index] = _Replica(context, address, options)
+    for replica in replicas:
+        if replica.process.is_alive():
+            replica.process.terminate()
     server.stop(grace=5.0).wait()
-    for replica, alive_here in replicas:
-        replica.join(10)
-        alive_here.close()
+    for replica in replicas:
+        replica.close()
+    if failure is not None:
+        log.error("stopped: %s", failure)
+        raise failure
     log.info("stopped")
+
+
+def _exit_text(code: int | None) -> str:
+    """How a process ended, from its exit code: its status, or the signal that ended it."""
+    if code is None:
+        return "ended"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
 
 
 def _security(options: dict[str, Any]) -> str:
