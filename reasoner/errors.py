@@ -18,8 +18,9 @@ carries it (``reason``), and the client's errors read it back. The service's own
 have theirs too: a request error's ("malformed-message", "playout-count", "too-many-states",
 "conflicting-fields", "unknown-backend", "cancelled", "unauthenticated"...), a state's
 ("missing-state", "unknown-fluent"), a move's ("joint-move", "unknown-move"), a game id's
-("unknown-id"), a deadline's ("client-deadline", "server-deadline") and a server limit's
-("answer-size", "children", "max-steps", "busy", "too-many-sessions", "cache-size").
+("unknown-id"), a deadline's ("client-deadline", "server-deadline", "session-idle") and a
+server limit's ("answer-size", "children", "max-steps", "busy", "too-many-sessions",
+"cache-size").
 """
 
 from __future__ import annotations

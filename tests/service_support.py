@@ -87,8 +87,8 @@ def running_server(*, games: Path | None = None, max_games: int = 64, workers: i
                    address: str = "127.0.0.1:0",
                    heuristic_bounds: ViewBounds = DEFAULT_VIEW_BOUNDS,
                    cache_mb: int = 4096, max_heavy: int = 2, max_costly: int = 2,
-                   max_call_seconds: float = 600.0, max_sessions: int = 16
-                   ) -> Iterator[Server]:
+                   max_call_seconds: float = 600.0, max_sessions: int = 16,
+                   session_idle_seconds: float = 300.0) -> Iterator[Server]:
     """A real server on a free port (``limits=None`` unless a test is about the limits, which
     keeps loads fast), with a channel that can send large requests; stopped on exit."""
     server, port, registry = create_server(address, games=games, max_games=max_games,
@@ -98,7 +98,8 @@ def running_server(*, games: Path | None = None, max_games: int = 64, workers: i
                                            cache_mb=cache_mb, max_heavy=max_heavy,
                                            max_costly=max_costly,
                                            max_call_seconds=max_call_seconds,
-                                           max_sessions=max_sessions)
+                                           max_sessions=max_sessions,
+                                           session_idle_seconds=session_idle_seconds)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=[
         ("grpc.max_send_message_length", 64 * 1024 * 1024),
         ("grpc.max_receive_message_length", 64 * 1024 * 1024),

@@ -5,7 +5,10 @@ client sends both."""
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +55,25 @@ def test_a_call_without_the_token_is_unauthenticated() -> None:
         answered = stub.ListGames(pb.ListGamesRequest(), timeout=CALL_TIMEOUT,
                                   metadata=(("authorization", f"Bearer {TOKEN}"),))
         assert list(answered.games) == []
+
+
+def test_an_unknown_method_without_the_token_is_unauthenticated() -> None:
+    """With a token set, a method the server lacks answers UNAUTHENTICATED to a caller
+    without the token (a stranger cannot probe method names) and UNIMPLEMENTED to one with
+    it."""
+    with served(token=TOKEN) as port, grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        unknown = channel.unary_unary("/reasoner.v1.Reasoner/NoSuchMethod",
+                                      request_serializer=None, response_deserializer=None)
+        answers = {}
+        for name, metadata in (("none", ()), ("wrong", (("authorization", "Bearer no"),)),
+                               ("right", (("authorization", f"Bearer {TOKEN}"),))):
+            with pytest.raises(grpc.RpcError) as caught:
+                unknown(b"", timeout=CALL_TIMEOUT, metadata=metadata)
+            error: Any = caught.value
+            answers[name] = error.code()
+        assert answers == {"none": grpc.StatusCode.UNAUTHENTICATED,
+                           "wrong": grpc.StatusCode.UNAUTHENTICATED,
+                           "right": grpc.StatusCode.UNIMPLEMENTED}
 
 
 def test_the_client_sends_the_token_on_calls_and_sessions() -> None:
@@ -262,3 +284,94 @@ def test_the_node_example_speaks_tls_with_a_token(certificate: tuple[bytes, byte
             cwd=NODE, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert '"simulatedPlayouts":18' in done.stdout
+
+
+# -- serve: TLS files checked before anything is loaded, and the startup log -----------------
+
+
+@pytest.fixture(scope="module")
+def tls_files(certificate: tuple[bytes, bytes],
+              tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of certificate and key files, good and bad: cert.pem and key.pem (a pair),
+    other-key.pem (another key), expired.pem (key.pem's certificate, expired a day ago),
+    garbage.pem (random bytes) and empty.pem."""
+    folder: Path = tmp_path_factory.mktemp("tls-files")
+    cert, key = certificate
+    (folder / "cert.pem").write_bytes(cert)
+    (folder / "key.pem").write_bytes(key)
+    subprocess.run(["openssl", "genrsa", "-out", str(folder / "other-key.pem"), "2048"],
+                   check=True, capture_output=True, timeout=60)
+    subprocess.run(["openssl", "x509", "-in", str(folder / "cert.pem"), "-signkey",
+                    str(folder / "key.pem"), "-days", "-1", "-out", str(folder / "expired.pem")],
+                   check=True, capture_output=True, timeout=60)
+    (folder / "garbage.pem").write_bytes(bytes(range(256)) * 4)
+    (folder / "empty.pem").write_bytes(b"")
+    return folder
+
+
+@pytest.mark.parametrize(("cert", "key", "problem"), [
+    ("garbage.pem", "key.pem", "no PEM certificate"),
+    ("empty.pem", "key.pem", "empty"),
+    ("missing.pem", "key.pem", "No such file"),
+    ("cert.pem", "garbage.pem", "no PEM private key"),
+    ("cert.pem", "empty.pem", "empty"),
+    ("cert.pem", "other-key.pem", "does not match the certificate"),
+    ("expired.pem", "key.pem", "expired on"),
+])
+def test_serve_refuses_a_bad_certificate_or_key_before_loading(
+        tls_files: Path, cert: str, key: str, problem: str) -> None:
+    """`serve` with a garbage, empty, missing, mismatched or expired certificate or key
+    exits 2 with one stderr line naming the file at fault and the problem, no traceback,
+    before any game of --games is loaded (no "serving" log line)."""
+    from tests.test_cli import run_cli
+
+    started = time.monotonic()
+    result = run_cli("serve", "--port", "0", "--games", "games",
+                     "--tls-cert", tls_files / cert, "--tls-key", tls_files / key)
+    took = time.monotonic() - started
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.splitlines()
+    at_fault = key if cert in ("cert.pem",) else cert
+    assert str(tls_files / at_fault) in line and problem in line, line
+    assert "Traceback" not in result.stderr and "serving" not in result.stderr
+    assert took < 20, took
+
+
+def _startup_line(*arguments: str | Path) -> str:
+    """Start `serve --port 0` with no games and these arguments, return its "listening"
+    log line, and stop it with SIGTERM."""
+    from tests.test_cli import PROJECT
+
+    with tempfile.TemporaryDirectory() as empty:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "reasoner.cli", "serve", "--port", "0", "--games", empty,
+             *map(str, arguments)],
+            cwd=PROJECT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        assert process.stderr is not None
+        try:
+            seen = []
+            for line in process.stderr:
+                seen.append(line)
+                if "listening on" in line:
+                    return line
+            raise AssertionError("no listening line: " + "".join(seen))
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+            process.stderr.close()
+
+
+def test_serve_logs_that_tls_and_the_token_are_on(tls_files: Path, tmp_path: Path) -> None:
+    """Given a certificate and a token file, `serve` says so where it says it listens:
+    "(TLS on, token required)"."""
+    (tmp_path / "token.txt").write_text(TOKEN + "\n")
+    line = _startup_line("--tls-cert", tls_files / "cert.pem", "--tls-key",
+                         tls_files / "key.pem", "--token-file", tmp_path / "token.txt")
+    assert "(TLS on, token required)" in line, line
+
+
+def test_serve_logs_that_tls_and_the_token_are_off() -> None:
+    """Without a certificate or a token file, `serve` says the port is plain and open:
+    "(TLS off, no token)"."""
+    line = _startup_line()
+    assert "(TLS off, no token)" in line, line

@@ -219,3 +219,35 @@ def test_a_client_that_disappears_gives_its_session_back(srv: Server) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.1)
     assert answer.WhichOneof("response") == "initial_state"
+
+
+def test_an_idle_session_expires_and_gives_its_place_back() -> None:
+    """A Session stream that sends nothing after its answer ends, once the server's idle
+    time has passed (here 0.5 s), with DEADLINE_EXCEEDED of reason "session-idle" whose
+    message, the output under test too, says how long and names the flag; its place is
+    then free: with a cap of one, a new session is answered."""
+    with running_server(max_sessions=1, session_idle_seconds=0.5) as server:
+        ttt = server.load("tictactoe")
+        request = pb.SessionRequest(tag=1, initial_state=pb.InitialStateRequest(
+            game_id=ttt.game_id))
+        release = threading.Event()
+
+        def requests() -> Iterator[pb.SessionRequest]:
+            yield request
+            release.wait(CALL_TIMEOUT)  # the client keeps the stream open, and idle
+
+        idle = server.stub.Session(requests(), timeout=CALL_TIMEOUT)
+        try:
+            assert next(idle).tag == 1
+            with pytest.raises(grpc.RpcError) as caught:
+                next(idle)
+            error: Any = caught.value
+            assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED, error.details()
+            detail = error_detail_of(error)
+            assert detail is not None and detail.reason == "session-idle"
+            assert "idle for 0.5 s (serve --session-idle-seconds)" in error.details()
+            (answer,) = list(server.stub.Session(iter([request]), timeout=CALL_TIMEOUT))
+            assert answer.WhichOneof("response") == "initial_state"
+        finally:
+            release.set()
+            idle.cancel()

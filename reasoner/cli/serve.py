@@ -38,8 +38,15 @@ def register(commands: Commands) -> None:
                         "`authorization: Bearer <token>` (else UNAUTHENTICATED)")
     p.add_argument("--processes", type=at_least(1), default=1,
                    help="server processes sharing the port (SO_REUSEPORT), for every core")
+    p.add_argument("--replica-restarts", type=at_least(0), default=5,
+                   help="with --processes, a replica that dies is logged and started again, "
+                        "this many times within a minute at most; one more death stops the "
+                        "service (exit 1)")
     p.add_argument("--max-sessions", type=at_least(1), default=16,
                    help="Session streams open at once, each on a thread of its own")
+    p.add_argument("--session-idle-seconds", type=seconds(), default=300.0,
+                   help="a Session stream that sends no request for this long ends with "
+                        "DEADLINE_EXCEEDED and gives its place back")
     p.add_argument("--max-call-seconds", type=seconds(), default=600.0,
                    help="the longest a call works when its client sets no shorter deadline")
     p.add_argument("--workers", type=at_least(1), default=8, help="threads serving requests")
@@ -63,7 +70,8 @@ def _bundled_games() -> str | None:
 def _serve(args: argparse.Namespace) -> int:
     import logging
 
-    from reasoner.server.app import serve
+    from reasoner.server.app import ReplicaFailure, serve
+    from reasoner.server.tls import TlsFileError, check_tls
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     if args.gpu:
@@ -77,9 +85,11 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--games {games} is not a folder")
     if (args.tls_cert is None) != (args.tls_key is None):
         raise UsageError("--tls-cert and --tls-key go together")
+    try:  # checked before any game is loaded: a bad pair is one line, exit 2
+        tls = check_tls(Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
+    except TlsFileError as error:
+        raise UsageError(f"TLS: {error}") from None
     try:
-        tls = ((Path(args.tls_cert).read_bytes(), Path(args.tls_key).read_bytes())
-               if args.tls_cert else None)
         token = (Path(args.token_file).read_text(encoding="utf-8").splitlines() or [""])[0] \
             if args.token_file else None
     except OSError as error:
@@ -87,14 +97,18 @@ def _serve(args: argparse.Namespace) -> int:
     if token is not None and not token.strip():
         raise UsageError(f"--token-file {args.token_file} has no token on its first line")
     try:
-        serve(args.host, args.port, processes=args.processes, games=games,
+        serve(args.host, args.port, processes=args.processes,
+              replica_restarts=args.replica_restarts, games=games,
               max_games=args.max_games,
               workers=args.workers, max_message_mb=args.max_message_mb,
               max_concurrent_rpcs=args.max_concurrent_rpcs, cache_mb=args.cache_mb,
               max_heavy=args.max_heavy, max_costly=args.max_costly,
               max_call_seconds=args.max_call_seconds,
-              max_sessions=args.max_sessions, tls=tls,
+              max_sessions=args.max_sessions,
+              session_idle_seconds=args.session_idle_seconds, tls=tls,
               token=token.strip() if token is not None else None)
     except OSError as error:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {error}") from None
+    except ReplicaFailure as error:
+        raise CommandError(f"stopped: {error}") from None
     return EXIT_OK

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent import futures
 from multiprocessing.connection import Connection
@@ -25,11 +26,17 @@ from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
 from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
 from reasoner.server.auth import TokenCheck
 from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
-from reasoner.server.service import DEFAULT_CALL_SECONDS, DEFAULT_SESSIONS, ReasonerService
+from reasoner.server.service import (
+    DEFAULT_CALL_SECONDS,
+    DEFAULT_SESSION_IDLE_SECONDS,
+    DEFAULT_SESSIONS,
+    ReasonerService,
+)
 from reasoner.server.status import RequestError, abort
 from reasoner.v1 import reasoner_pb2 as pb
 
-__all__ = ["DEFAULT_LIMITS", "create_server", "serve"]
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_REPLICA_RESTARTS", "ReplicaFailure", "create_server",
+           "serve"]
 
 log = logging.getLogger("gdl-reasoner")
 
@@ -133,6 +140,7 @@ def create_server(
     max_costly: int = DEFAULT_HEAVY,
     max_call_seconds: float = DEFAULT_CALL_SECONDS,
     max_sessions: int = DEFAULT_SESSIONS,
+    session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS,
     tls: tuple[bytes, bytes] | None = None,
     token: str | None = None,
     reuse_port: bool = False,
@@ -167,6 +175,9 @@ def create_server(
             deadline (then DEADLINE_EXCEEDED).
         max_sessions: Session streams open at once, each on a thread of its own; one more
             is refused with RESOURCE_EXHAUSTED.
+        session_idle_seconds: A Session stream that sends no request for this long after
+            its last answer ends with DEADLINE_EXCEEDED (reason "session-idle"), and its
+            place is free again.
         tls: A PEM certificate chain and its private key: the port then speaks TLS only.
         token: Every call must carry ``authorization: Bearer <token>`` (else
             UNAUTHENTICATED; see :mod:`reasoner.server.auth`).
@@ -194,7 +205,8 @@ def create_server(
     )
     service = ReasonerService(registry, heuristic_bounds, max_message_bytes=size,
                               max_call_seconds=max_call_seconds, max_sessions=max_sessions,
-                              costly=costly)
+                              costly=costly,
+                              session_idle_seconds=session_idle_seconds)
     server.add_generic_rpc_handlers((_handlers(service),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -203,36 +215,64 @@ def create_server(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME), server)
-    if tls is not None:
-        chain, key = tls
-        port = server.add_secure_port(address, grpc.ssl_server_credentials([(key, chain)]))
-    else:
-        port = server.add_insecure_port(address)
+    try:
+        if tls is not None:
+            chain, key = tls
+            port = server.add_secure_port(address,
+                                          grpc.ssl_server_credentials([(key, chain)]))
+        else:
+            port = server.add_insecure_port(address)
+    except RuntimeError as error:  # gRPC's "Failed to bind to address"
+        raise OSError(f"cannot bind {address}: {error}") from None
     if port == 0:
         raise OSError(f"cannot bind {address}")
     server.start()
     return server, port, registry
 
 
+# A replica that dies is restarted, at most this many times within REPLICA_WINDOW seconds;
+# one more death within the window stops the service (serve --replica-restarts).
+DEFAULT_REPLICA_RESTARTS = 5
+REPLICA_WINDOW = 60.0
+
+
+class ReplicaFailure(RuntimeError):
+    """The replicas of ``serve --processes`` died more often than they may be restarted."""
+
+
+class _Replica:
+    """One more server process on the port, with the pipe whose end tells it that this
+    process has gone."""
+
+    def __init__(self, context: Any, address: str, options: dict[str, Any]) -> None:
+        alive, self._alive_here = context.Pipe(duplex=False)
+        self.process = context.Process(target=_replica, args=(address, options, alive),
+                                       name="gdl-reasoner-replica")
+        self.process.start()
+        alive.close()
+
+    def close(self) -> None:
+        self.process.join(10)
+        self._alive_here.close()
+
+
 def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
-          **options: Any) -> None:
+          replica_restarts: int = DEFAULT_REPLICA_RESTARTS, **options: Any) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully. ``options`` are
     :func:`create_server`'s; with ``processes`` above 1, that many server processes share
     the port (SO_REUSEPORT: the kernel spreads connections over them, each process with its
     own cache; a client meeting NOT_FOUND loads its game again), and the others end with
-    this one."""
+    this one. A replica that dies (a crash, the OOM killer, ``kill -9``) is logged with its
+    exit status or signal and started again, at most ``replica_restarts`` times within a
+    minute: one more death stops the service with a logged error (:class:`ReplicaFailure`).
+    """
     server, bound, registry = create_server(f"{host}:{port}", reuse_port=processes > 1,
                                             **options)
-    log.info("gdl-reasoner listening on %s:%d with %d games loaded", host, bound,
-             len(registry.ids()))
+    log.info("gdl-reasoner listening on %s:%d with %d games loaded (%s)", host, bound,
+             len(registry.ids()), _security(options))
     context = multiprocessing.get_context("spawn")
-    replicas = []
-    for _ in range(processes - 1):
-        alive, alive_here = context.Pipe(duplex=False)
-        replica = context.Process(target=_replica, args=(f"{host}:{bound}", options, alive))
-        replica.start()
-        alive.close()
-        replicas.append((replica, alive_here))
+    address = f"{host}:{bound}"
+    replicas = [_Replica(context, address, options) for _ in range(processes - 1)]
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -242,14 +282,60 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    stopping.wait()
-    for replica, _ in replicas:
-        replica.terminate()
+    failure: ReplicaFailure | None = None
+    restarts: list[float] = []
+    while not stopping.wait(0.5 if replicas else None):
+        for index, replica in enumerate(replicas):
+            if replica.process.is_alive():  # (is_alive reaps a replica that has ended)
+                continue
+            replica.close()
+            now = time.monotonic()
+            restarts = [moment for moment in restarts if now - moment < REPLICA_WINDOW]
+            how = _exit_text(replica.process.exitcode)
+            if len(restarts) >= replica_restarts:
+                log.error("replica %d (pid %d) %s, and replicas were restarted %d times "
+                          "within %g s already (serve --replica-restarts): stopping the "
+                          "service", index + 1, replica.process.pid, how, len(restarts),
+                          REPLICA_WINDOW)
+                failure = ReplicaFailure(
+                    f"replica {index + 1} (pid {replica.process.pid}) {how}, after "
+                    f"{len(restarts)} restarts within {REPLICA_WINDOW:g} s")
+                stopping.set()
+                break
+            log.warning("replica %d (pid %d) %s: starting another", index + 1,
+                        replica.process.pid, how)
+            restarts.append(now)
+            replicas[index] = _Replica(context, address, options)
+    for replica in replicas:
+        if replica.process.is_alive():
+            replica.process.terminate()
     server.stop(grace=5.0).wait()
-    for replica, alive_here in replicas:
-        replica.join(10)
-        alive_here.close()
+    for replica in replicas:
+        replica.close()
+    if failure is not None:
+        log.error("stopped: %s", failure)
+        raise failure
     log.info("stopped")
+
+
+def _exit_text(code: int | None) -> str:
+    """How a process ended, from its exit code: its status, or the signal that ended it."""
+    if code is None:
+        return "ended"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+def _security(options: dict[str, Any]) -> str:
+    """What the startup log says of TLS and the token, so that an operator sees at once
+    whether the port is open to anyone."""
+    tls = "TLS on" if options.get("tls") is not None else "TLS off"
+    token = "token required" if options.get("token") is not None else "no token"
+    return f"{tls}, {token}"
 
 
 def _replica(address: str, options: dict[str, Any], alive: Connection) -> None:
@@ -257,8 +343,8 @@ def _replica(address: str, options: dict[str, Any], alive: Connection) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     die_with_parent(alive)
     server, _, registry = create_server(address, reuse_port=True, **options)
-    log.info("gdl-reasoner replica %d listening on %s with %d games loaded", os.getpid(),
-             address, len(registry.ids()))
+    log.info("gdl-reasoner replica %d listening on %s with %d games loaded (%s)",
+             os.getpid(), address, len(registry.ids()), _security(options))
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.set())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops it

@@ -2,9 +2,10 @@
 
 With ``serve --token-file FILE``, a call whose metadata lacks ``authorization: Bearer
 <token>`` (the file's first line) ends with UNAUTHENTICATED before any of its work, the
-health check and reflection included. The token is compared in constant time. Sent over a
-plain channel it can be read on the way: give the server a TLS certificate too, unless it
-listens on loopback.
+health check and reflection included, and so does a call of a method the server does not
+have: only a caller with the token learns which names exist (UNIMPLEMENTED). The token is
+compared in constant time. Sent over a plain channel it can be read on the way: give the
+server a TLS certificate too, unless it listens on loopback.
 """
 
 from __future__ import annotations
@@ -29,15 +30,20 @@ class TokenCheck(grpc.ServerInterceptor):  # type: ignore[misc]
         self._expected = f"Bearer {token}".encode()
 
     def intercept_service(self, continuation: Callable[[Any], Any], details: Any) -> Any:
+        if self._carries_token(details):
+            return continuation(details)
         handler = continuation(details)
-        if handler is None:
-            return None
+        if handler is None:  # an unknown method: refused like the others, not UNIMPLEMENTED
+            return _UNKNOWN_REFUSAL
+        return _refusal(handler)
+
+    def _carries_token(self, details: Any) -> bool:
         for key, value in details.invocation_metadata or ():
             if key == "authorization":
                 given = value.encode() if isinstance(value, str) else bytes(value)
                 if hmac.compare_digest(given, self._expected):
-                    return handler
-        return _refusal(handler)
+                    return True
+        return False
 
 
 def _deny(request: Any, context: grpc.ServicerContext) -> Any:
@@ -56,3 +62,8 @@ def _refusal(handler: Any) -> Any:
     if handler.response_streaming:
         return grpc.unary_stream_rpc_method_handler(_deny)
     return grpc.unary_unary_rpc_method_handler(_deny)
+
+
+# A method the server lacks has no known shape: a streaming handler refuses it without
+# waiting for a request message, whatever the caller sends.
+_UNKNOWN_REFUSAL = grpc.stream_stream_rpc_method_handler(_deny)

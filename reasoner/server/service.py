@@ -7,6 +7,7 @@ import functools
 import logging
 import math
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -285,6 +286,12 @@ DEFAULT_CALL_SECONDS = 600.0
 # Sessions (streams) a server holds at once by default (serve --max-sessions); each holds
 # a thread of its own while it is open.
 DEFAULT_SESSIONS = 16
+# How long a Session stream may wait for its next request before the server ends it with
+# DEADLINE_EXCEEDED (reason "session-idle") and gives its place back (serve
+# --session-idle-seconds): a forgotten stream does not hold one of the places for ever.
+DEFAULT_SESSION_IDLE_SECONDS = 300.0
+# What a session's reader thread passes on when the client's requests end.
+_REQUESTS_ENDED = object()
 # The rpc that answers each kind of session request.
 _SESSION_METHODS = {"get_game": "GetGame", "initial_state": "InitialState", "query": "Query",
                     "next": "Next", "expand": "Expand", "simulate": "Simulate",
@@ -328,7 +335,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                  max_message_bytes: int = 16 * 1024 * 1024,
                  max_call_seconds: float = DEFAULT_CALL_SECONDS,
                  max_sessions: int = DEFAULT_SESSIONS,
-                 costly: HeavyGate | None = None) -> None:
+                 costly: HeavyGate | None = None,
+                 session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS) -> None:
         self._registry = registry
         # Costly calls (see _costly): a pool of their own, as loads have.
         self.costly = costly if costly is not None else HeavyGate(
@@ -340,6 +348,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             initializer=_yield_the_cores)
         self.max_call_seconds = max_call_seconds
         self.max_sessions = max_sessions
+        self.session_idle_seconds = session_idle_seconds
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._max_message_bytes = max_message_bytes
         self._heuristic_bounds = heuristic_bounds
@@ -781,14 +790,16 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 context: grpc.ServicerContext) -> Iterator[bytes]:
         """Answer each request of the stream in turn, each with its tag; a failed request
         answers its own status and the stream goes on (see the proto). The requests of one
-        message are answered in one message, or in several where they would not fit."""
+        message are answered in one message, or in several where they would not fit. A
+        stream that sends nothing for ``session_idle_seconds`` after its last answer ends
+        with DEADLINE_EXCEEDED (reason "session-idle") and gives its place back."""
         if not self._sessions.acquire(blocking=False):
             abort(context, ResourceLimitError(
                 f"the server holds {self.max_sessions} sessions already (serve "
                 "--max-sessions): close one, or use unary calls", "concurrency",
                 limit=self.max_sessions, reason="too-many-sessions"))
         try:
-            for raw in requests:
+            for raw in self._until_idle(requests, context):
                 try:
                     request = pb.SessionRequest.FromString(raw)
                 except DecodeError as error:
@@ -799,6 +810,49 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 yield from self._session_answers(request, context)
         finally:
             self._sessions.release()
+
+    def _until_idle(self, requests: Iterator[bytes],
+                    context: grpc.ServicerContext) -> Iterator[bytes]:
+        """The stream's requests, one at a time as the session asks for them, until the
+        client ends them; a wait longer than ``session_idle_seconds`` ends the call.
+
+        gRPC's request iterator blocks without a timeout, so a reader thread of the
+        session's own waits on it and hands over one request each time one is asked for
+        (no more is read ahead: the client's flow control still holds). When the call
+        ends, gRPC ends the reader's wait too, and the reader stops."""
+        wanted: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        arrived: queue.SimpleQueue[object] = queue.SimpleQueue()
+
+        def read() -> None:
+            while wanted.get():
+                try:
+                    arrived.put(next(requests))
+                except StopIteration:
+                    arrived.put(_REQUESTS_ENDED)
+                    return
+                except BaseException as error:
+                    arrived.put(error)
+                    return
+
+        threading.Thread(target=read, name="reasoner-session-reader", daemon=True).start()
+        try:
+            while True:
+                wanted.put(True)
+                try:
+                    item = arrived.get(timeout=self.session_idle_seconds)
+                except queue.Empty:
+                    abort(context, DeadlineExceeded(
+                        f"the session was idle for {self.session_idle_seconds:g} s (serve "
+                        "--session-idle-seconds): the server closed it; open another",
+                        reason="session-idle"))
+                if item is _REQUESTS_ENDED:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                assert isinstance(item, bytes)
+                yield item
+        finally:
+            wanted.put(False)
 
     def _session_answers(self, request: pb.SessionRequest,
                          context: grpc.ServicerContext) -> Iterator[bytes]:
