@@ -33,9 +33,10 @@ class Layer:
 # parts of one layer may import each other, but never in a circle.
 LAYERS: tuple[Layer, ...] = (
     Layer("foundation", "the error hierarchy and its codes, the wire's generated code and its "
-          "request batches", {
+          "request batches, child processes that die with their owner", {
               "errors": ("reasoner.errors", "reasoner.error_codes", "reasoner.arguments"),
               "wire": ("reasoner.v1", "reasoner.session_batches"),
+              "children": ("reasoner.children",),
           }),
     Layer("gdl", "reading, checking and rewriting game descriptions", {
         "gdl": ("reasoner.gdl",),
