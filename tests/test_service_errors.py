@@ -600,9 +600,12 @@ def test_load_past_its_deadline_stops_grounding() -> None:
 @pytest.mark.slow  # about 3 s
 def test_a_call_past_the_concurrency_cap_is_refused_at_once() -> None:
     """With one call allowed at a time, a second call while a long Simulate runs is refused
-    at once with RESOURCE_EXHAUSTED instead of queueing behind it; the first still ends."""
+    at once with RESOURCE_EXHAUSTED instead of queueing behind it; the first still ends (at
+    its deadline: connect four on clingo plays far fewer than a million playouts in 3 s)."""
     with running_server(workers=1, max_concurrent_rpcs=1) as server:
-        game = server.load("connectfour")
+        game = server.stub.LoadGame(pb.LoadGameRequest(
+            gdl=game_text("connectfour"), options=pb.LoadOptions(backend="clingo")),
+            timeout=CALL_TIMEOUT).game
         long = server.stub.Simulate.future(
             pb.SimulateRequest(
                 from_initial=True, game_id=game.game_id, playouts=1_000_000, seed=1), timeout=3.0)
