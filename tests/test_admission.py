@@ -320,8 +320,9 @@ def test_with_the_slots_full_a_new_text_is_refused_and_a_loaded_one_answers() ->
 @pytest.mark.slow  # two phases of 5 s and the server's start: about 18 s
 def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None:
     """``gdl-reasoner stress`` starts a server in its own process, and reports the steady
-    client's queries and latency percentiles alone and beside blow-ups, with the codes the
-    blow-ups got (none of them INTERNAL or UNKNOWN) and the server's memory."""
+    client's queries and latency percentiles alone and beside blow-ups (large Simulates and
+    an HTTP player's previews among them), with the codes the blow-ups got (none of them
+    INTERNAL or UNKNOWN) and the server's memory."""
     import json
     import subprocess
     import sys
@@ -330,7 +331,8 @@ def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None
 
     done = subprocess.run(
         [sys.executable, "-m", "reasoner.cli", "stress", "--seconds", "1", "--blowups", "4",
-         "--deadline", "3", "--json"],
+         "--deadline", "3", "--simulates", "2", "--playouts", "2000", "--previews", "1",
+         "--json"],
         cwd=PROJECT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
@@ -339,6 +341,8 @@ def test_the_stress_command_measures_queries_alone_and_beside_blow_ups() -> None
         assert 0 < figures[phase]["median_ms"] <= figures[phase]["p99_ms"]
     codes = figures["blowup_codes"]
     assert codes and not any(key.endswith(("INTERNAL", "UNKNOWN")) for key in codes)
+    assert any(key.startswith("simulate 2,000 ") for key in codes)
+    assert any(key.startswith("preview ") for key in codes)
     assert figures["resident_mb_before"] > 0
 
 

@@ -188,3 +188,12 @@ def test_a_failure_far_from_the_bound_stays_a_crash() -> None:
     """A defect that fails well within the bounds is still a crash of the work."""
     with pytest.raises(BoundedCrash):
         run_bounded(_fail_at_once, (), Limits(60, _address_space_mb() + 256, "fork"))
+
+
+def test_a_tied_child_that_is_not_installed_is_popen_s_error() -> None:
+    """A program that is neither a path nor on PATH is a FileNotFoundError, as Popen makes
+    it, not a child that exits at once (which the callers would read as a crash)."""
+    from reasoner.children import spawn_tied
+
+    with pytest.raises(FileNotFoundError):
+        spawn_tied(["gdl-reasoner-no-such-program"])

@@ -65,6 +65,22 @@ def _serve(ports: Any, stop: Any, max_heavy: int, max_costly: int) -> None:
     server.stop(None)
 
 
+def _play(ports: Any, stop: Any, seconds: float) -> None:
+    """An HTTP player with the defaults of ``player`` on a free loopback port, until
+    ``stop``: its games load in its own process, as ``gdl-reasoner player`` loads them,
+    within ``seconds`` (the blow-ups' deadline; ``player``'s default is 60 s)."""
+    import os
+
+    from client.ggp.http_player import GgpPlayer, serve_player
+
+    player = GgpPlayer("random", load_seconds=seconds)
+    server = serve_player(player, "127.0.0.1", 0)
+    ports.put((server.server_address[1], os.getpid()))
+    stop.wait()
+    server.shutdown()
+    player.close()
+
+
 def _resident_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -77,13 +93,16 @@ def _resident_mb(pid: int) -> float:
 
 def measure_stress(seconds: float, blowups: int, deadline: float,
                    max_heavy: int, simulates: int = 0,
-                   playouts: int = 300_000, max_costly: int = 2) -> dict[str, Any]:
+                   playouts: int = 300_000, max_costly: int = 2,
+                   previews: int = 0) -> dict[str, Any]:
     """The figures of one run (see the module docstring): a steady client's Query latency
     for ``seconds`` alone, then for ``seconds`` while ``blowups`` threads send blow-ups,
     each with a ``deadline``, and ``simulates`` more threads each send connect four
     Simulates of ``playouts`` playouts, to a server with ``--max-heavy max_heavy`` and
     ``--max-costly max_costly`` (a large one: as good as none, for a comparison). The
-    server's resident memory is sampled every 0.1 s during the second phase (its peak)."""
+    server's resident memory is sampled every 0.1 s during the second phase (its peak).
+    With ``previews``, an HTTP player runs beside the server, on the same machine, and that
+    many threads send it ``preview`` messages of exploding games."""
     import grpc
 
     from reasoner.core.walk import sample_states
@@ -104,8 +123,13 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
     child = context.Process(target=_serve, args=(ports, stop, max_heavy, max_costly))
     child.start()
     port, pid = ports.get(timeout=120)
+    player: Any = None
+    if previews:
+        player = context.Process(target=_play, args=(ports, stop, deadline))
+        player.start()
+        player_port, _ = ports.get(timeout=120)
     figures: dict[str, Any] = {"max_heavy": max_heavy, "max_costly": max_costly,
-                               "blowups": blowups,
+                               "blowups": blowups, "previews": previews,
                                "simulates": simulates, "playouts": playouts}
     try:
         target = f"127.0.0.1:{port}"
@@ -190,6 +214,30 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
                 if code == "RESOURCE_EXHAUSTED":
                     time.sleep(_BACKOFF_SECONDS)
 
+        def preview(index: int) -> None:
+            import http.client
+
+            while running.is_set():
+                with lock:
+                    number = next(numbers)
+                connection = http.client.HTTPConnection("127.0.0.1", player_port,
+                                                        timeout=deadline + 30)
+                try:
+                    connection.request("POST", "/", body=f"(preview ({_exploding(number)}) "
+                                       f"{int(deadline)})".encode(),
+                                       headers={"Content-Type": "text/acl"})
+                    response = connection.getresponse()
+                    text = response.read().decode()
+                    code = f"{response.status} {text.split(':')[0][:40]}"
+                except OSError as error:
+                    code = type(error).__name__
+                finally:
+                    connection.close()
+                with lock:
+                    codes[f"preview {code}"] += 1
+                if "busy" in code:
+                    time.sleep(_BACKOFF_SECONDS)
+
         peak = [0.0]
 
         def sample() -> None:
@@ -201,6 +249,8 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
                    for k in range(blowups)]
         threads += [threading.Thread(target=simulate, args=(k,), daemon=True)
                     for k in range(simulates)]
+        threads += [threading.Thread(target=preview, args=(k,), daemon=True)
+                    for k in range(previews)]
         threads.append(threading.Thread(target=sample, daemon=True))
         for thread in threads:
             thread.start()
@@ -223,7 +273,10 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
         channel.close()
     finally:
         stop.set()
-        child.join(10)
-        if child.is_alive():
-            child.kill()
+        for process in (child, player):
+            if process is None:
+                continue
+            process.join(10)
+            if process.is_alive():
+                process.kill()
     return figures

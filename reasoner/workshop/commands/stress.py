@@ -29,6 +29,9 @@ def register(commands: Commands) -> None:
                    help="threads sending large Simulates (connect four) besides the blow-ups")
     p.add_argument("--playouts", type=at_least(1), default=300_000,
                    help="playouts of each of those Simulates")
+    p.add_argument("--previews", type=at_least(0), default=0,
+                   help="threads sending preview messages of exploding games to an HTTP "
+                        "player beside the server")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_stress)
 
@@ -37,7 +40,8 @@ def _stress(args: argparse.Namespace) -> int:
     from reasoner.workshop.server_stress import measure_stress
 
     figures = measure_stress(args.seconds, args.blowups, args.deadline, args.max_heavy,
-                             args.simulates, args.playouts, args.max_costly)
+                             args.simulates, args.playouts, args.max_costly,
+                             args.previews)
     if args.json:
         print(json.dumps(figures))
         return EXIT_OK
@@ -46,7 +50,8 @@ def _stress(args: argparse.Namespace) -> int:
     for name in ("alone", "blowups"):
         f = figures[name]
         label = "alone" if name == "alone" else f"with {args.blowups} blow-ups" + (
-            f", {args.simulates} Simulates" if args.simulates else "")
+            f", {args.simulates} Simulates" if args.simulates else "") + (
+            f", {args.previews} previews" if args.previews else "")
         print(f"  {label:18} {f['queries']:>7,} queries  median {f['median_ms']:6.2f} ms  "
               f"p99 {f['p99_ms']:7.2f} ms  max {f['max_ms']:8.1f} ms  errors {f['errors']}")
     print("  blow-ups answered: " + ", ".join(f"{k} {v}" for k, v in
