@@ -43,7 +43,7 @@ class Limits:
 
 # How much lower a child's scheduling priority is than its parent's: a server's threads that
 # answer queries come first when grounding children fill the cores.
-CHILD_NICENESS = 5
+CHILD_NICENESS = 10
 # How often a waiting parent calls its check (see run_bounded).
 CHECK_SECONDS = 0.1
 # CPU seconds a child may use beyond its wall-clock bound before the kernel stops it: the

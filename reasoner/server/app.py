@@ -6,6 +6,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -256,6 +257,18 @@ class _Replica:
         self._alive_here.close()
 
 
+# The interpreter's thread switch interval in a serving process (Python's default: 5 ms).
+# A short call waits for the interpreter's lock behind a costly call's Python work (encoding
+# playouts, say) once or more; 1 ms keeps that wait short (stress: a steady Query's p99 40 ms
+# against 53 ms at 5 ms, one run each).
+SWITCH_SECONDS = 0.001
+
+
+def for_serving() -> None:
+    """Tune this process for serving: :data:`SWITCH_SECONDS`."""
+    sys.setswitchinterval(SWITCH_SECONDS)
+
+
 def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
           replica_restarts: int = DEFAULT_REPLICA_RESTARTS, **options: Any) -> None:
     """Run the service until SIGINT or SIGTERM, then shut down gracefully. ``options`` are
@@ -266,6 +279,7 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
     exit status or signal and started again, at most ``replica_restarts`` times within a
     minute: one more death stops the service with a logged error (:class:`ReplicaFailure`).
     """
+    for_serving()
     server, bound, registry = create_server(f"{host}:{port}", reuse_port=processes > 1,
                                             **options)
     log.info("gdl-reasoner listening on %s:%d with %d games loaded (%s)", host, bound,
@@ -342,6 +356,7 @@ def _replica(address: str, options: dict[str, Any], alive: Connection) -> None:
     """One more server process on the same port, until SIGTERM or its parent's end."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     die_with_parent(alive)
+    for_serving()
     server, _, registry = create_server(address, reuse_port=True, **options)
     log.info("gdl-reasoner replica %d listening on %s with %d games loaded (%s)",
              os.getpid(), address, len(registry.ids()), _security(options))

@@ -56,8 +56,9 @@ def _serve(ports: Any, stop: Any, max_heavy: int, max_costly: int) -> None:
     """A server with the defaults of ``serve`` on a free loopback port, until ``stop``."""
     import os
 
-    from reasoner.server.app import create_server
+    from reasoner.server.app import create_server, for_serving
 
+    for_serving()  # as serve does
     server, port, _ = create_server("127.0.0.1:0", max_heavy=max_heavy,
                                     max_costly=max_costly)
     ports.put((port, os.getpid()))
