@@ -72,7 +72,7 @@ def _play(ports: Any, stop: Any, seconds: float) -> None:
     within ``seconds`` (the blow-ups' deadline; ``player``'s default is 60 s)."""
     import os
 
-    from client.ggp.http_player import GgpPlayer, serve_player
+    from reasoner.console.players import GgpPlayer, serve_player
 
     player = GgpPlayer("random", load_seconds=seconds)
     server = serve_player(player, "127.0.0.1", 0)
