@@ -335,6 +335,7 @@ class RemoteGame:
         self._client = client
         self._gdl = gdl
         self._options = options or pb.LoadOptions()
+        self._demanded: tuple[str, ...] | None = None  # of the supersets, once streamed
         self.id: str = info.game_id
         self.roles: tuple[str, ...] = tuple(info.roles)
         self.fluents: tuple[str, ...] = tuple(info.fluents)
@@ -659,24 +660,27 @@ class RemoteGame:
         in parts (StreamSupersets), so that it works for chess's 2.9 million atoms too.
         :meth:`demanded` says which relations hold only the instances their callers ask
         for."""
-        return self._stream_supersets()[0]
+        return self._stream_supersets()
 
     def demanded(self) -> tuple[str, ...]:
         """The relations ("name/arity") of :meth:`supersets` that hold only the instances
         their callers ask for (the game was too large to ground relaxed in full); empty:
-        every relation in full."""
-        return self._stream_supersets()[1]
+        every relation in full. Known without a call after :meth:`supersets`."""
+        if self._demanded is None:
+            self._stream_supersets()
+        assert self._demanded is not None
+        return self._demanded
 
-    def _stream_supersets(self) -> tuple[dict[tuple[str, int], tuple[str, ...]],
-                                         tuple[str, ...]]:
+    def _stream_supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
+        """The supersets' parts joined (and their demanded relations kept)."""
         parts = self._call("StreamSupersets", lambda: pb.SupersetsRequest(game_id=self.id),
                            stream=True)
         atoms: dict[tuple[str, int], list[str]] = {}
         for part in parts:
             for relation in part.relations:
                 atoms.setdefault((relation.name, relation.arity), []).extend(relation.atoms)
-        demanded = tuple(parts[-1].demanded) if parts else ()
-        return {key: tuple(found) for key, found in atoms.items()}, demanded
+        self._demanded = tuple(parts[-1].demanded) if parts else ()
+        return {key: tuple(found) for key, found in atoms.items()}
 
     def relaxed_layers(self, state: State | None = None, *, max_layers: int = 0
                        ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]]:

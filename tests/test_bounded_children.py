@@ -42,6 +42,16 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _ends_within(pid: int, seconds: float) -> bool:
+    """Whether ``pid`` is gone within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while _alive(pid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("start_method", ["fork", "forkserver"])
 def test_a_bounded_child_dies_with_its_owner(tmp_path: Path, start_method: str) -> None:
@@ -61,10 +71,7 @@ def test_a_bounded_child_dies_with_its_owner(tmp_path: Path, start_method: str) 
         assert _alive(child)
         owner.send_signal(signal.SIGKILL)
         owner.wait()
-        deadline = time.monotonic() + 10
-        while _alive(child):
-            assert time.monotonic() < deadline, "the child outlived its owner by 10 s"
-            time.sleep(0.05)
+        assert _ends_within(child, 10), "the child outlived its owner by 10 s"
     finally:
         owner.kill()
         owner.wait()
@@ -115,10 +122,7 @@ def test_the_swipl_child_dies_with_its_owner_and_leaves_no_files(tmp_path: Path)
         assert _alive(child)
         owner.send_signal(signal.SIGKILL)
         owner.wait()
-        deadline = time.monotonic() + 2
-        while _alive(child):
-            assert time.monotonic() < deadline, "swipl outlived its owner by 2 s"
-            time.sleep(0.05)
+        assert _ends_within(child, 2), "swipl outlived its owner by 2 s"
         assert list(temporary.iterdir()) == []
     finally:
         owner.kill()

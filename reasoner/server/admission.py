@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 from reasoner.errors import ResourceLimitError
 
-__all__ = ["DEFAULT_HEAVY", "HeavyGate"]
+__all__ = ["DEFAULT_HEAVY", "HeavyGate", "costly_gate"]
 
 # Heavy calls that run at once by default (``serve --max-heavy``); as many more may wait.
 DEFAULT_HEAVY = 2
@@ -80,3 +80,10 @@ class HeavyGate:
             yield
         finally:
             self._slots.release()
+
+
+def costly_gate(running: int = DEFAULT_HEAVY) -> HeavyGate:
+    """The gate of the calls whose cost grows with their arguments (``serve
+    --max-costly``)."""
+    return HeavyGate(running, noun="costly calls (large Simulate, Expand, Query, Next or "
+                     "Evaluate)", flag="serve --max-costly")

@@ -24,7 +24,7 @@ from grpc_reflection.v1alpha import reflection
 from reasoner.engine.limits import Limits, die_with_parent
 from reasoner.errors import ReasonerError
 from reasoner.heuristics.relaxed import DEFAULT_VIEW_BOUNDS, ViewBounds
-from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
+from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate, costly_gate
 from reasoner.server.auth import TokenCheck
 from reasoner.server.registry import DEFAULT_CACHE_BYTES, GameRegistry
 from reasoner.server.service import (
@@ -186,8 +186,7 @@ def create_server(
             :func:`serve`); off, a port in use is an error.
     """
     gate = HeavyGate(max_heavy)
-    costly = HeavyGate(max_costly, noun="costly calls (large Simulate, Expand, Query, Next "
-                       "or Evaluate)", flag="serve --max-costly")
+    costly = costly_gate(max_costly)
     registry = GameRegistry(max_games=max_games, limits=limits,
                             max_bytes=cache_mb * 2**20, gate=gate)
     if games is not None:

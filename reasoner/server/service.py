@@ -40,7 +40,7 @@ from reasoner.instantiate.ground_game import (
     instantiate_description,
 )
 from reasoner.instantiate.supersets import description_supersets
-from reasoner.server.admission import DEFAULT_HEAVY, HeavyGate
+from reasoner.server.admission import HeavyGate, costly_gate
 from reasoner.server.encoded import field, playouts_answer
 from reasoner.server.registry import GameRegistry, LoadedGame
 from reasoner.server.status import DeadlineExceeded, RequestError, abort, rich_status_of
@@ -339,9 +339,7 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                  session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS) -> None:
         self._registry = registry
         # Costly calls (see _costly): a pool of their own, as loads have.
-        self.costly = costly if costly is not None else HeavyGate(
-            DEFAULT_HEAVY, noun="costly calls (large Simulate, Expand, Query, Next or "
-            "Evaluate)", flag="serve --max-costly")
+        self.costly = costly if costly is not None else costly_gate()
         # One thread for each slot: an admitted call never waits for one.
         self._costly_threads = ThreadPoolExecutor(
             self.costly.running, thread_name_prefix="reasoner-costly",

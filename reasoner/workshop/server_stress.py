@@ -166,6 +166,13 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
         numbers = itertools.count()
         lock = threading.Lock()
 
+        def tally(key: str, code: str) -> None:
+            """Count an answer; a refused client waits before it sends again."""
+            with lock:
+                codes[f"{key} {code}"] += 1
+            if code in ("RESOURCE_EXHAUSTED", "200 busy"):
+                time.sleep(_BACKOFF_SECONDS)
+
         def blow_up(index: int) -> None:
             own = pb_grpc.ReasonerStub(grpc.insecure_channel(target))  # type: ignore[no-untyped-call]
             kinds = ("load", "translate", "expand", "simulate")
@@ -192,10 +199,7 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
                     code = "OK"
                 except grpc.RpcError as error:
                     code = error.code().name
-                with lock:
-                    codes[f"{kind} {code}"] += 1
-                if code == "RESOURCE_EXHAUSTED":
-                    time.sleep(_BACKOFF_SECONDS)
+                tally(kind, code)
 
         def simulate(index: int) -> None:
             # (300,000 playouts answer about 4.6 MiB: more than a channel takes by default)
@@ -210,10 +214,7 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
                     code = "OK"
                 except grpc.RpcError as error:
                     code = error.code().name
-                with lock:
-                    codes[f"simulate {playouts:,} {code}"] += 1
-                if code == "RESOURCE_EXHAUSTED":
-                    time.sleep(_BACKOFF_SECONDS)
+                tally(f"simulate {playouts:,}", code)
 
         def preview(index: int) -> None:
             import http.client
@@ -234,10 +235,7 @@ def measure_stress(seconds: float, blowups: int, deadline: float,
                     code = type(error).__name__
                 finally:
                     connection.close()
-                with lock:
-                    codes[f"preview {code}"] += 1
-                if "busy" in code:
-                    time.sleep(_BACKOFF_SECONDS)
+                tally("preview", code)
 
         peak = [0.0]
 
