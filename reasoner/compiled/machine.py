@@ -103,6 +103,11 @@ class CompiledMachine:
         self._legal = (ctypes.c_int32 * max(1, len(self.move_texts)))()
         self._goals = (ctypes.c_int32 * (2 * self._lib.cg_goal_cap()))()
         self._cache = StateCache()
+        # Buffers of the calls, used under the lock (their values are copied out there).
+        self._out = (ctypes.c_uint64 * self._words)()
+        self._moves = (ctypes.c_int32 * max(1, len(self.roles)))()
+        self._counts = (ctypes.c_int32(), ctypes.c_int32(), ctypes.c_int32())
+        self._check = error_of(seconds, memory_mib)
         out = (ctypes.c_uint64 * self._words)()
         with self._lock:
             code = self._lib.cg_start(seconds, memory_mib * 2**20, out)
@@ -117,7 +122,7 @@ class CompiledMachine:
         if cached is not None:
             return cached
         state = self._words_of(bits)
-        n_legal, terminal, n_goals = ctypes.c_int32(), ctypes.c_int32(), ctypes.c_int32()
+        n_legal, terminal, n_goals = self._counts
         with self._lock:
             code = self._lib.cg_info(self.seconds, state, self._legal, ctypes.byref(n_legal),
                                      ctypes.byref(terminal), self._goals,
@@ -133,16 +138,17 @@ class CompiledMachine:
         move id per role) and the successor's info."""
         info = self.info(bits) if current else None
         state = self._words_of(bits)
-        moves = (ctypes.c_int32 * max(1, len(self.roles)))(*joint)
-        out = (ctypes.c_uint64 * self._words)()
-        n_legal, terminal, n_goals = ctypes.c_int32(), ctypes.c_int32(), ctypes.c_int32()
+        n_legal, terminal, n_goals = self._counts
         with self._lock:
-            code = self._lib.cg_transition(self.seconds, state, moves, out, self._legal,
+            moves = self._moves
+            moves[:len(joint)] = joint
+            code = self._lib.cg_transition(self.seconds, state, moves, self._out, self._legal,
                                            ctypes.byref(n_legal), ctypes.byref(terminal),
                                            self._goals, ctypes.byref(n_goals))
-            self._check(code, "the next state")
+            if code:
+                self._check(code, "the next state")
             next_info = self._decode(n_legal.value, terminal.value, n_goals.value)
-        following = self._bits(out)
+            following = self._bits(self._out)
         self._cache.put(following, next_info)
         return info, following, next_info
 
@@ -223,9 +229,6 @@ class CompiledMachine:
             goals[role].append(int(text))
         found: Goals = tuple(tuple(sorted(set(values))) for values in goals)
         return StateInfo(tuple(tuple(sorted(x)) for x in legal), bool(terminal), found)
-
-    def _check(self, code: int, what: str) -> None:
-        error_of(self.seconds, self.memory_mib)(code, what)
 
 
 def error_of(seconds: float, memory_mib: int) -> Callable[[int, str], None]:
