@@ -141,7 +141,7 @@ class CompiledMachine:
         n_legal, terminal, n_goals = self._counts
         with self._lock:
             moves = self._moves
-            moves[:len(joint)] = joint
+            moves[:len(joint)] = list(joint)
             code = self._lib.cg_transition(self.seconds, state, moves, self._out, self._legal,
                                            ctypes.byref(n_legal), ctypes.byref(terminal),
                                            self._goals, ctypes.byref(n_goals))
