@@ -76,6 +76,10 @@ LAYERS: tuple[Layer, ...] = (
           "progress lines, the client adapter", {
               "console": ("reasoner.console",),
           }),
+    Layer("web", "the web page: the game library, boards, played, watched and replayed "
+          "matches, a position's inspection", {
+              "web": ("reasoner.web",),
+          }),
     Layer("workshop", "the benchmarks, stress, fuzzing and sweeps, and their commands", {
         "workshop": ("reasoner.workshop",),
     }),

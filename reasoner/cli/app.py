@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
-from reasoner.cli import crosscheck, ggp, grounding, heuristics, loading, match, serve
+from reasoner.cli import crosscheck, ggp, grounding, heuristics, loading, match, serve, web
 from reasoner.console.common import EXIT_OK, CommandError, failure
 from reasoner.errors import ReasonerError
 from reasoner.workshop.commands import (
@@ -40,7 +40,7 @@ DESCRIPTION = (
 # The command modules, the user commands' (reasoner.cli) and the workshop's
 # (reasoner.workshop.commands), in the order of the commands in --help.
 MODULES = (loading, grounding, heuristics, bench_heuristics, bench, bench_service, bench_players,
-           serve, match, ggp, crosscheck, sweep, fuzz, stress)
+           serve, match, ggp, web, crosscheck, sweep, fuzz, stress)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -2,8 +2,9 @@
 
 This is the one module of the command line (and of the workshop, :mod:`reasoner.workshop`)
 that imports the client library (``client``): ``match``, ``player``, ``manage``, ``prove``,
-``bench-players``, ``bench-heuristics``, ``bench --grpc`` and ``bench-service`` take the
-players, the match loop, the GGP game manager and the remote client from here. The commands
+``bench-players``, ``bench-heuristics``, ``bench --grpc``, ``bench-service`` and ``web``
+(:mod:`reasoner.web`) take the players, the match loop, the GGP game manager and the
+remote client from here. The commands
 import it inside the function that runs them, so that building the parser (``--help``) does
 not load the client and gRPC.
 """
@@ -14,7 +15,7 @@ import argparse
 
 import grpc
 
-from client import ReasonerClient
+from client import ReasonerClient, RemoteGame
 from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate
 from client.ggp.game_manager import ping, run_match, save, seats, tally
 from client.ggp.http_player import GgpPlayer, serve_player
@@ -35,6 +36,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "ReasonerClient",
+    "RemoteGame",
     "make_player",
     "open_service",
     "ping",
