@@ -8,6 +8,10 @@ an HTTP error) is replaced by a random legal move, and the error is recorded wit
 step. ``play`` and ``stop`` carry the moves actually applied. Seats rotate over matches:
 in match ``k`` (from 0) role ``r`` is played by the player ``(r + k) mod n``. A player's
 wins, draws and losses are :func:`reasoner.core.outcome.outcome`'s.
+
+A :class:`WebPublisher` shows the matches on the web page (``gdl-reasoner web``) as they are
+played: ``manage --web URL`` publishes each match's record at its start, after every step
+and at its end.
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ import concurrent.futures
 import http.client
 import json
 import random
+import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,8 +34,8 @@ from reasoner.core.outcome import Outcome, outcome
 from reasoner.engine.game import Game
 from reasoner.errors import ReasonerError
 
-__all__ = ["MatchRecord", "PlayerTally", "ping", "run_match", "save", "seats",
-           "tally"]
+__all__ = ["MatchRecord", "PlayerTally", "WebPublisher", "ping", "run_match", "save",
+           "seats", "tally"]
 
 # A play's answer may come this long after the play clock (GGP-Base's read timeout).
 LATE_SECONDS = 1.0
@@ -109,7 +117,8 @@ def _ask_all(pool: concurrent.futures.ThreadPoolExecutor, players: Sequence[str]
 def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
               start_clock: float, play_clock: float, game_name: str = "",
               record_states: bool = False, max_steps: int = 1000, seed: int = 0,
-              on_step: Callable[[MatchRecord], None] | None = None) -> MatchRecord:
+              on_start: Callable[[MatchRecord], object] | None = None,
+              on_step: Callable[[MatchRecord], object] | None = None) -> MatchRecord:
     """Play one match: ``players[r]`` (host:port) plays ``game.roles[r]``.
 
     Args:
@@ -119,6 +128,9 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
         record_states: Keep each state's fluents in the record.
         max_steps: Joint moves after which the match is stopped unfinished.
         seed: Seeds the random moves that replace failed answers.
+        on_start: Called with the record before the players are sent ``start`` (no moves
+            yet).
+        on_step: Called with the record after every joint move.
     """
     if len(players) != len(game.roles):
         raise ValueError(f"the game has {len(game.roles)} roles but {len(players)} players "
@@ -128,6 +140,8 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
                          play_clock, states=[] if record_states else None)
     began = time.monotonic()
     state, info = game.initial()
+    if on_start is not None:
+        on_start(record)
     with concurrent.futures.ThreadPoolExecutor(2 * len(players)) as pool:
         starts = [write_message("start", match_id, role=role, rules=rules,
                                 start_clock=start_clock, play_clock=play_clock)
@@ -169,6 +183,87 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
                  play_clock)
     record.seconds = round(time.monotonic() - began, 3)
     return record
+
+
+class WebPublisher:
+    """Publishes matches to the web page's feed (``POST URL/api/feed``, :mod:`reasoner.web`):
+    ``{"record": ..., "rules": ..., "final": ...}``, the record as :func:`dataclasses.asdict`
+    writes it.
+
+    A message carries the rules until the page has taken one of its match (and again after
+    a failure, so that a page started or restarted meanwhile learns the game). A failure
+    (refused, an HTTP error, past ``timeout``) never stops the match: the first is one
+    warning line on stderr, naming the URL and the reason; later ones pass quietly, and
+    each message is tried again as it comes. The page is reached directly, never through a
+    proxy of the environment, as the players are.
+    """
+
+    def __init__(self, url: str, token: str | None = None, timeout: float = 5.0) -> None:
+        """Args:
+            url: The page's base URL (``http://127.0.0.1:8080``).
+            token: The page's token, sent as ``X-Token``.
+            timeout: Seconds a message may take (each of its connection's waits).
+
+        Raises:
+            ValueError: ``url`` is not an http or https URL with a host.
+        """
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"the page's URL is http://HOST:PORT, got {url!r}")
+        self.url = url.rstrip("/") + "/api/feed"
+        self.token = token
+        self.timeout = timeout
+        self.sent = 0  # messages the page took
+        self.failures = 0
+        self._taken: set[str] = set()  # match ids the page has taken a message of
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def publish(self, record: MatchRecord, rules: str, final: bool = False) -> bool:
+        """Send the record as it stands (``final``: the match is over); whether the page
+        took it."""
+        message: dict[str, object] = {"record": asdict(record), "final": final}
+        if record.match_id not in self._taken:
+            message["rules"] = rules
+        headers = {"Content-Type": "application/json"}
+        if self.token is not None:
+            headers["X-Token"] = self.token
+        request = urllib.request.Request(self.url, data=json.dumps(message).encode("utf-8"),
+                                         headers=headers, method="POST")
+        try:
+            with self._opener.open(request, timeout=self.timeout) as response:
+                response.read(_MAX_ANSWER)
+        except urllib.error.HTTPError as error:
+            self._failed(record, f"HTTP {error.code}: {_said(error)}")
+            return False
+        except urllib.error.URLError as error:
+            self._failed(record, str(error.reason))
+            return False
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            self._failed(record, f"{type(error).__name__}: {error}")
+            return False
+        self._taken.add(record.match_id)
+        self.sent += 1
+        return True
+
+    def _failed(self, record: MatchRecord, reason: str) -> None:
+        self._taken.discard(record.match_id)
+        self.failures += 1
+        if self.failures == 1:
+            print(f"cannot publish to {self.url}: {reason[:200]} (the matches go on; later "
+                  "failures are not shown)", file=sys.stderr, flush=True)
+
+
+def _said(error: urllib.error.HTTPError) -> str:
+    """The page's error message (its JSON's ``error``), or the start of the body."""
+    try:
+        text = error.read(_MAX_ANSWER).decode("utf-8", "replace")
+    except (OSError, http.client.HTTPException):
+        return str(error.reason)
+    try:
+        said = json.loads(text).get("error")
+    except (ValueError, AttributeError):
+        said = None
+    return str(said) if said else (text.strip()[:120] or str(error.reason))
 
 
 def _legal_move(game: Game, role: int, answer: str, legal: Sequence[int]) -> int | None:

@@ -65,6 +65,11 @@ def register(commands: Commands) -> None:
     m.add_argument("--seed", type=SEED, default=0,
                    help="seeds the moves that replace failed answers")
     m.add_argument("--json", action="store_true", help="one JSON record per match on stdout")
+    m.add_argument("--web", metavar="URL",
+                   help="publish each match, as it is played, to the web page at URL "
+                        "(gdl-reasoner web, e.g. http://127.0.0.1:8080); a page that does "
+                        "not take it is one warning line, and the matches go on")
+    m.add_argument("--web-token", metavar="TOKEN", help="the web page's token (--page-token)")
     m.set_defaults(run=_manage)
 
     v = commands.add_parser("prove", help="AO*: can a role force its goal in a two-player "
@@ -182,13 +187,22 @@ def _player(args: argparse.Namespace) -> int:
 
 def _manage(args: argparse.Namespace) -> int:
     import dataclasses
+    import functools
     import json
 
-    from reasoner.console.players import ping, run_match, save, seats, tally
+    from reasoner.console.players import WebPublisher, ping, run_match, save, seats, tally
     from reasoner.engine.game import Game
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.printer import print_game
 
+    if args.web_token is not None and args.web is None:
+        raise UsageError("--web-token goes with --web")
+    publisher = None
+    if args.web is not None:
+        try:
+            publisher = WebPublisher(args.web, args.web_token)
+        except ValueError as error:
+            raise UsageError(f"--web: {error}") from None
     text = read(args.game)
     game = Game.from_gdl(text)
     if len(args.player) != len(game.roles):
@@ -205,13 +219,18 @@ def _manage(args: argparse.Namespace) -> int:
             print(f"player {player} says {status!r} to info; playing anyway")
     rules = print_game(parse_gdl(text))
     stem = Path(args.game).stem
+    # At each match's start and after each of its steps; once more when it is over.
+    publish = None if publisher is None else functools.partial(publisher.publish, rules=rules)
     records = []
     for k in range(args.matches):
         match_id = f"{stem}.{int(time.time())}.{k}"
         record = run_match(game, rules, seats(args.player, k), match_id=match_id,
                            start_clock=args.startclock, play_clock=args.playclock,
                            game_name=stem, record_states=args.states,
-                           max_steps=args.max_steps, seed=args.seed)
+                           max_steps=args.max_steps, seed=args.seed,
+                           on_start=publish, on_step=publish)
+        if publisher is not None:
+            publisher.publish(record, rules, final=True)
         records.append(record)
         if args.record is not None:
             save(record, args.record)

@@ -17,7 +17,7 @@ import grpc
 
 from client import ReasonerClient, RemoteGame
 from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate
-from client.ggp.game_manager import ping, run_match, save, seats, tally
+from client.ggp.game_manager import WebPublisher, ping, run_match, save, seats, tally
 from client.ggp.http_player import GgpPlayer, serve_player
 from client.match import MatchStep, play_match
 from client.players import HeuristicEvaluator, MctsPlayer, Player, RandomPlayer
@@ -37,6 +37,7 @@ __all__ = [
     "RandomPlayer",
     "ReasonerClient",
     "RemoteGame",
+    "WebPublisher",
     "make_player",
     "open_service",
     "ping",
