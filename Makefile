@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 NODE_DEPS := client/node/node_modules/.package-lock.json
 
-.PHONY: install node prolog nginx test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
+.PHONY: install node prolog nginx browser test test-fast lint typecheck sweep bench bench-heuristics serve proto clean fuzz
 
 # setup.py and the C sources too: the install compiles the native playout kernel.
 $(STAMP): pyproject.toml setup.py reasoner/propnet/_native.c reasoner/propnet/_threads.c \
@@ -39,10 +39,18 @@ nginx:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx-light >/dev/null; }
 
+## Debian's chromium and chromium-driver for the web page's browser tests, installed when
+## missing.
+browser:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
 ## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
 ## sweeps run a seeded sample), in two processes (a corpus sample and its count share one):
 ## 9 to 12 minutes on two cores (9 min 4 s on a clean clone here, install included, 2026-11-27).
-test: $(STAMP) prolog nginx $(NODE_DEPS)
+test: $(STAMP) prolog nginx browser $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests
 	$(BIN)/pytest -q -n 2 --dist loadgroup

@@ -61,10 +61,8 @@ def _web(args: argparse.Namespace) -> int:
     import socket
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    import uvicorn
-
     from reasoner.console.players import ReasonerClient, open_service
-    from reasoner.web.app import WebState, create_app
+    from reasoner.web.app import PageServer, WebState, create_app
     from reasoner.web.library import GameLibrary
 
     folders: list[tuple[str, Path]] = []
@@ -94,9 +92,7 @@ def _web(args: argparse.Namespace) -> int:
     try:
         library = GameLibrary(folders, client)
         app = create_app(WebState(library, client, token))
-        config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                                timeout_graceful_shutdown=1)
-        web = uvicorn.Server(config)
+        web = PageServer(app)
         if args.screenshots:
             from reasoner.web.browser import BrowserMissing, screenshots
 

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -32,7 +33,7 @@ from reasoner.errors import GdlError, ReasonerError, ResourceLimitError
 from reasoner.web.library import MAX_GAME_BYTES, GameLibrary, OpenedGame
 from reasoner.web.matches import HUMAN, Match, MatchError, Position, describe, replayed
 
-__all__ = ["MAX_RECORD_BYTES", "WebState", "create_app"]
+__all__ = ["MAX_RECORD_BYTES", "PageServer", "WebState", "create_app"]
 
 # The largest match record the page replays or a manager publishes.
 MAX_RECORD_BYTES = 8 << 20
@@ -40,6 +41,8 @@ MAX_PLAYOUTS = 10_000
 MAX_CLOCK = 60.0
 # How long an events stream waits before it sends a keep-alive line.
 _KEEP_ALIVE = 15.0
+# How often an events stream looks whether the server is stopping.
+_WAKE = 0.5
 
 
 class HttpError(Exception):
@@ -59,6 +62,7 @@ class WebState:
     client: ReasonerClient
     token: str | None = None
     matches: dict[str, Match] = field(default_factory=dict)
+    closing: bool = False  # the server is stopping: event streams end
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def new_id(self, kind: str) -> str:
@@ -273,14 +277,19 @@ async def events(request: Request, state: WebState) -> Any:
 
     async def stream() -> AsyncIterator[str]:
         version = -1
-        while True:
-            seen = await match.changed(version, _KEEP_ALIVE)
+        quiet = 0.0
+        while not state.closing:
+            seen = await match.changed(version, _WAKE)
             if await request.is_disconnected():
                 return
             if seen == version:
-                yield ": keep-alive\n\n"
+                quiet += _WAKE
+                if quiet >= _KEEP_ALIVE:
+                    quiet = 0.0
+                    yield ": keep-alive\n\n"
                 continue
             version = seen
+            quiet = 0.0
             yield f"data: {json.dumps(describe(match))}\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream",
@@ -424,6 +433,25 @@ async def index(request: Request, state: WebState) -> Any:
 
 def _static() -> Path:
     return Path(str(resources.files("reasoner.web") / "static"))
+
+
+class PageServer(uvicorn.Server):
+    """uvicorn's server that ends the page's event streams first when it stops (else they
+    would be cancelled mid-wait, and logged as failures)."""
+
+    def __init__(self, app: Starlette, **options: Any) -> None:
+        super().__init__(uvicorn.Config(app, log_level="warning",
+                                        timeout_graceful_shutdown=2, **options))
+        self.web: WebState = app.state.web
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.web.closing = True
+        super().handle_exit(sig, frame)
+
+    def stop(self) -> None:
+        """Stop from another thread."""
+        self.web.closing = True
+        self.should_exit = True
 
 
 def create_app(state: WebState) -> Starlette:

@@ -17,8 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
+
+from reasoner.web.app import PageServer
 
 __all__ = ["BrowserMissing", "browser", "page_server", "screenshots"]
 
@@ -32,8 +33,7 @@ def page_server(app: Starlette) -> Iterator[str]:
     """Serve ``app`` on a free loopback port on a thread; yields its base URL."""
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
-                                           timeout_graceful_shutdown=1))
+    server = PageServer(app)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]},
                               daemon=True)
     thread.start()
@@ -43,7 +43,7 @@ def page_server(app: Starlette) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.should_exit = True
+        server.stop()
         thread.join(10)
         listening.close()
 

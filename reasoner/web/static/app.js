@@ -258,13 +258,16 @@ function updateSlider(last) {
   slider.max = last;
 }
 
+let showTicket = 0;
 async function showPosition(which) {
+  // Answers can come back out of order: only the latest request's answer is drawn.
   const match = state.match;
   if (!match) return;
+  const ticket = ++showTicket;
   let position;
   try { position = await api("GET", `/api/matches/${encodeURIComponent(match.id)}/positions/${which}`); }
-  catch (error) { toast(error.message); return; }
-  if (state.match !== match) return;
+  catch (error) { if (ticket === showTicket) toast(error.message); return; }
+  if (state.match !== match || ticket !== showTicket) return;
   state.position = position;
   state.index = position.index;
   state.selected = null;
