@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 from reasoner.gdl.components import depending_on
 from reasoner.gdl.normal_form import FlatLiteral
+from reasoner.gdl.substitution import Substitution, apply_literal, unify
 from reasoner.gdl.syntax import (
     GDL_KEYWORDS,
     Atom,
-    Constant,
     Distinct,
     Function,
     Not,
@@ -37,7 +37,6 @@ from reasoner.gdl.syntax import (
 __all__ = ["unfold", "unfold_projections"]
 
 Signature = tuple[str, int]
-Substitution = dict[str, Term]
 _MAX_GROWTH = 4  # the rule count may at most quadruple, and
 _MAX_EXTRA = 20000  # grow by at most this many rules; the same bounds hold for the
 _MAX_EXTRA_LITERALS = 200000  # total number of body literals
@@ -45,56 +44,6 @@ _MAX_EXTRA_LITERALS = 200000  # total number of body literals
 
 def _size(rules: list[Rule]) -> int:
     return sum(len(rule.body) for rule in rules)
-
-
-def _walk(term: Term, theta: Substitution) -> Term:
-    while isinstance(term, Variable) and term.name in theta:
-        term = theta[term.name]
-    return term
-
-
-def _occurs(name: str, term: Term, theta: Substitution) -> bool:
-    term = _walk(term, theta)
-    if isinstance(term, Variable):
-        return term.name == name
-    if isinstance(term, Function):
-        return any(_occurs(name, arg, theta) for arg in term.args)
-    return False
-
-
-def _unify(a: Term, b: Term, theta: Substitution) -> bool:
-    a, b = _walk(a, theta), _walk(b, theta)
-    if isinstance(a, Variable):
-        if isinstance(b, Variable) and a.name == b.name:
-            return True
-        if _occurs(a.name, b, theta):
-            return False
-        theta[a.name] = b
-        return True
-    if isinstance(b, Variable):
-        return _unify(b, a, theta)
-    if isinstance(a, Constant):
-        return isinstance(b, Constant) and a.name == b.name
-    if not isinstance(b, Function) or a.name != b.name or len(a.args) != len(b.args):
-        return False
-    return all(_unify(x, y, theta) for x, y in zip(a.args, b.args, strict=True))
-
-
-def _apply(term: Term, theta: Substitution) -> Term:
-    term = _walk(term, theta)
-    if isinstance(term, Function):
-        return Function(term.name, tuple(_apply(a, theta) for a in term.args), term.pos)
-    return term
-
-
-def _apply_literal(literal: FlatLiteral, theta: Substitution) -> FlatLiteral:
-    if isinstance(literal, Atom):
-        return Atom(literal.name, tuple(_apply(a, theta) for a in literal.args), literal.pos)
-    if isinstance(literal, Distinct):
-        return Distinct(_apply(literal.left, theta), _apply(literal.right, theta), literal.pos)
-    inner = literal.literal
-    assert isinstance(inner, Atom | Distinct)
-    return Not(_apply_literal(inner, theta), literal.pos)
 
 
 def _rename(term: Term, suffix: str) -> Term:
@@ -109,7 +58,7 @@ def _rename_literal(literal: FlatLiteral, suffix: str) -> FlatLiteral:
     theta: Substitution = {}
     for var in _variables(literal):
         theta[var] = Variable(var + suffix)
-    return _apply_literal(literal, theta)
+    return apply_literal(literal, theta)
 
 
 def _variables(literal: FlatLiteral | Atom) -> set[str]:
@@ -224,16 +173,16 @@ def _unfold_one(rules: list[Rule], sig: Signature, counter: list[int],
             head = Atom(definition.head.name,
                         tuple(_rename(a, suffix) for a in definition.head.args))
             theta: Substitution = {}
-            if not all(_unify(x, y, theta)
+            if not all(unify(x, y, theta)
                        for x, y in zip(call.args, head.args, strict=True)):
                 continue
             body = (
-                [_apply_literal(lit, theta) for lit in rule.body[:index]]  # type: ignore[arg-type]
-                + [_apply_literal(_rename_literal(lit, suffix), theta)  # type: ignore[arg-type]
+                [apply_literal(lit, theta) for lit in rule.body[:index]]  # type: ignore[arg-type]
+                + [apply_literal(_rename_literal(lit, suffix), theta)  # type: ignore[arg-type]
                    for lit in definition.body]
-                + [_apply_literal(lit, theta) for lit in rule.body[index + 1:]]  # type: ignore[arg-type]
+                + [apply_literal(lit, theta) for lit in rule.body[index + 1:]]  # type: ignore[arg-type]
             )
-            new_head = _apply_literal(rule.head, theta)
+            new_head = apply_literal(rule.head, theta)
             assert isinstance(new_head, Atom)
             todo.append(Rule(new_head, tuple(body), rule.pos))
     return result
