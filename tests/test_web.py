@@ -252,3 +252,19 @@ def test_a_page_with_a_token_refuses_requests_without_it() -> None:
         assert guarded.call("GET", "/api/games", token="wrong")[0] == 401
         assert guarded.call("GET", "/api/games", token="s3cret")[0] == 200
         assert guarded.call("GET", "/api/games?token=s3cret")[0] == 200
+
+
+def test_the_rule_that_made_a_fluent_or_a_move_true_is_found(page: Page) -> None:
+    """After xplayer's (mark 1 1), (cell 1 1 x) holds by the ``next`` rule that reads the
+    move; at the start, (mark 2 2) is legal by the ``legal`` rule; a fluent that does not
+    hold is 400."""
+    match = page.ok("POST", "/api/matches", {"game": TICTACTOE, "seats": ["human", "human"]})
+    page.ok("POST", f"/api/matches/{match['id']}/move", {"role": "xplayer", "move": "(mark 1 1)"})
+    _wait_past(page, match["id"], 0)
+    path = f"/api/matches/{match['id']}/positions"
+    found = page.ok("POST", f"{path}/1/support", {"fluent": "(cell 1 1 x)"})
+    assert found["target"] == "(next (cell 1 1 x))"
+    assert "(does xplayer (mark 1 1))" in found["supports"][0]["instance"]
+    legal = page.ok("POST", f"{path}/0/support", {"role": "xplayer", "move": "(mark 2 2)"})
+    assert legal["supports"][0]["instance"].startswith("(<= (legal xplayer (mark 2 2))")
+    assert page.call("POST", f"{path}/1/support", {"fluent": "(cell 1 1 o)"})[0] == 400

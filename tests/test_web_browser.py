@@ -152,7 +152,8 @@ def test_the_chess_board_shows_the_state_square_by_square(driver: WebDriver,
 def test_a_match_record_is_replayed_with_the_slider(driver: WebDriver, page: Page,
                                                     tmp_path: Path) -> None:
     """A record file chosen on the Matches view replays; moving to position 2 shows the
-    move replaced after a time-out marked TO."""
+    move replaced after a time-out marked TO, and clicking the fluent that move made shows
+    the ground rule that made it."""
     record = {"match_id": "rec-1", "game": "tictactoe", "roles": ["xplayer", "oplayer"],
               "players": ["a:1", "b:2"], "start_clock": 1, "play_clock": 1,
               "moves": [["(mark 1 1)", "noop"], ["noop", "(mark 2 1)"],
@@ -172,6 +173,10 @@ def test_a_match_record_is_replayed_with_the_slider(driver: WebDriver, page: Pag
     assert mark.text == "TO"
     assert driver.find_element(By.CSS_SELECTOR, "#board .sq[data-square='2,1']") \
         .get_attribute("data-content") == "o"
+    _click(driver, "#fluents li[data-fluent='(cell 2 1 o)']")
+    instance = _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                        "#support .instance"))[0]
+    assert instance.text.startswith("(<= (next (cell 2 1 o)) (does oplayer (mark 2 1))")
 
 
 def test_a_syntax_error_is_shown_at_its_line(driver: WebDriver, page: Page) -> None:

@@ -28,8 +28,10 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from reasoner.asp.support import Support, supporting_rules
 from reasoner.console.players import STRATEGIES, ReasonerClient
 from reasoner.errors import GdlError, ReasonerError, ResourceLimitError
+from reasoner.gdl.parser import parse_gdl
 from reasoner.web.library import MAX_GAME_BYTES, GameLibrary, OpenedGame
 from reasoner.web.matches import HUMAN, Match, MatchError, Position, describe, replayed
 
@@ -422,6 +424,45 @@ async def playouts(request: Request, state: WebState) -> Any:
                          for role, t in zip(roles, tallies, strict=True)}}
 
 
+async def support(request: Request, state: WebState) -> Any:
+    """The ground rules that made a fluent of the position (``{"fluent": ...}``: its
+    ``next`` rules in the position before, under the joint move played, or its ``init``
+    rules at the start) or a legal move (``{"role": ..., "move": ...}``) true."""
+    match = _match(state, request)
+    index, position = _position(match, request)
+    body = await _json(request)
+    opened = _opened(match, state)
+    if opened is None:
+        raise HttpError(404, "the match's game is not open on the page")
+    game = match.game
+    fluent, role, move = body.get("fluent"), body.get("role"), body.get("move")
+    joint: list[tuple[str, str]] = []
+    if isinstance(fluent, str):
+        if fluent not in position.state.fluents:
+            raise HttpError(400, f"{fluent} does not hold in position {index}")
+        if index == 0:
+            target, at = f"(init {fluent})", []
+        else:
+            before = match.positions[index - 1]
+            target, at = f"(next {fluent})", game.describe_state(before.state)
+            joint = list(zip(game.roles, position.moves, strict=True))
+    elif isinstance(role, str) and isinstance(move, str):
+        if role not in game.roles:
+            raise HttpError(400, f"role: one of {', '.join(game.roles)}")
+        target, at = f"(legal {role} {move})", game.describe_state(position.state)
+    else:
+        raise HttpError(400, "ask for {\"fluent\": ...} or {\"role\": ..., \"move\": ...}")
+    text = opened.entry.read()
+
+    def find() -> list[Support]:
+        description = parse_gdl(text)
+        return supporting_rules(description, target, at, joint)
+
+    found = await asyncio.to_thread(find)
+    return {"target": target, "supports": [
+        {"rule": s.rule, "line": s.line, "instance": s.instance} for s in found]}
+
+
 def _order(value: str) -> int:
     return int(value) if value.isdigit() else -1
 
@@ -475,6 +516,7 @@ def create_app(state: WebState) -> Starlette:
         r("/api/matches/{match}/positions/{step}", get_position),
         r("/api/matches/{match}/positions/{step}/heuristic", heuristic_values, ("POST",)),
         r("/api/matches/{match}/positions/{step}/playouts", playouts, ("POST",)),
+        r("/api/matches/{match}/positions/{step}/support", support, ("POST",)),
         Mount("/static", StaticFiles(directory=str(_static())), name="static"),
     ])
     app.state.web = state

@@ -268,6 +268,7 @@ async function showPosition(which) {
   try { position = await api("GET", `/api/matches/${encodeURIComponent(match.id)}/positions/${which}`); }
   catch (error) { if (ticket === showTicket) toast(error.message); return; }
   if (state.match !== match || ticket !== showTicket) return;
+  if (!state.position || state.position.index !== position.index) document.getElementById("support").replaceChildren();
   state.position = position;
   state.index = position.index;
   state.selected = null;
@@ -385,7 +386,13 @@ function drawSide() {
   document.getElementById("legal-summary").textContent = p.terminal ? "terminal" :
     m.roles.map((r, i) => `${r}: ${p.legal[i].length} legal`).join(", ");
   const fluents = document.getElementById("fluents");
-  fluents.replaceChildren(...p.fluents.map((f) => el("li", { class: p.others.includes(f) ? "other" : "on-board" }, f)));
+  fluents.replaceChildren(...p.fluents.map((f) => el("li", { class: p.others.includes(f) ? "other" : "on-board",
+    "data-fluent": f, title: "why does it hold?", onclick: () => explain({ fluent: f }) }, f)));
+  const why = document.getElementById("why-move");
+  why.replaceChildren();
+  m.roles.forEach((role, r) => {
+    for (const move of p.legal[r]) why.append(el("option", { value: JSON.stringify([role, move.text]) }, `${role} ${move.text}`));
+  });
   drawMovesPlayed();
 }
 
@@ -496,6 +503,19 @@ async function runPlayouts() {
   }
 }
 
+async function explain(question) {
+  const p = state.position, box = document.getElementById("support");
+  box.replaceChildren(el("div", {}, "looking for the rule (a large game takes seconds)..."));
+  let answer;
+  try { answer = await api("POST", `/api/matches/${encodeURIComponent(state.match.id)}/positions/${p.index}/support`, question); }
+  catch (error) { box.replaceChildren(el("div", { class: "error" }, error.message)); return; }
+  box.replaceChildren(el("div", {}, answer.supports.length ? answer.target + " holds by:" : answer.target + ": no rule holds"));
+  for (const s of answer.supports) {
+    box.append(el("div", { class: "rule" }, (s.line ? `line ${s.line}: ` : "") + s.rule),
+      el("div", { class: "instance" }, s.instance));
+  }
+}
+
 // -- wiring ------------------------------------------------------------------------------
 
 window.addEventListener("hashchange", route);
@@ -516,6 +536,12 @@ document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("overlay").addEventListener("click", showValues);
   document.getElementById("overlay-clear").addEventListener("click", () => { state.overlay = null; draw(); document.getElementById("overlay-table").replaceChildren(); });
   document.getElementById("playouts").addEventListener("click", runPlayouts);
+  document.getElementById("why-legal").addEventListener("click", () => {
+    const chosen = document.getElementById("why-move").value;
+    if (!chosen) return;
+    const [role, move] = JSON.parse(chosen);
+    explain({ role, move });
+  });
   document.getElementById("follow").addEventListener("change", (event) => { state.follow = event.target.checked; if (state.follow) showPosition("last"); });
   const slider = document.getElementById("slider");
   slider.addEventListener("input", () => { state.follow = false; document.getElementById("follow").checked = false; showPosition(slider.value); });
