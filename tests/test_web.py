@@ -71,6 +71,9 @@ def test_the_library_lists_the_bundled_games_and_finds_them_by_name(page: Page) 
     found = page.ok("GET", "/api/games?q=tictac")["games"]
     assert [g["id"] for g in found] == [TICTACTOE]
     assert found[0]["roles"] == ["xplayer", "oplayer"]
+    # breakthrough's rules also read (role ?r): a variable is no role.
+    assert page.ok("GET", "/api/games?q=breakthrough")["games"][0]["roles"] == ["white",
+                                                                                 "black"]
 
 
 def test_an_opened_game_has_its_board_backend_and_load_time(page: Page) -> None:

@@ -481,7 +481,9 @@ class PageServer(uvicorn.Server):
     would be cancelled mid-wait, and logged as failures)."""
 
     def __init__(self, app: Starlette, **options: Any) -> None:
-        super().__init__(uvicorn.Config(app, log_level="warning",
+        # No lifespan events: the application has none, and uvicorn's lifespan task
+        # logged a traceback when Ctrl-C stopped the server.
+        super().__init__(uvicorn.Config(app, log_level="warning", lifespan="off",
                                         timeout_graceful_shutdown=2, **options))
         self.web: WebState = app.state.web
 

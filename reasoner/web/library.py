@@ -23,7 +23,8 @@ __all__ = ["GameEntry", "GameLibrary", "OpenedGame"]
 
 # The largest game text a person may paste or upload.
 MAX_GAME_BYTES = 1 << 20
-_ROLE = re.compile(r"\(\s*role\s+([^\s()]+)\s*\)", re.IGNORECASE)
+# A role fact (a rule's ``(role ?r)`` names a variable, not a role).
+_ROLE = re.compile(r"\(\s*role\s+([^\s()?][^\s()]*)\s*\)", re.IGNORECASE)
 _COMMENT = re.compile(r";[^\n]*")
 
 
