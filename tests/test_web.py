@@ -4,6 +4,7 @@ a real reasoner service and the page served by uvicorn on a free port."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -111,9 +112,40 @@ def test_a_pasted_valid_game_joins_the_library(page: Page) -> None:
 
 
 def test_a_paste_over_the_cap_is_refused_unread(page: Page) -> None:
-    """A body over the 1 MiB cap answers 413."""
-    status, answer = page.call("POST", "/api/check", text=";" * (MAX_GAME_BYTES + 1))
-    assert status == 413 and "cap" in answer["error"]
+    """A body declared over the 1 MiB cap answers 413 before any of it is sent (the
+    answer comes while the client still holds the body back)."""
+    host, port = page.base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        connection.putrequest("POST", "/api/check")
+        connection.putheader("Content-Type", "text/plain")
+        connection.putheader("Content-Length", str(MAX_GAME_BYTES + 1))
+        connection.endheaders()
+        response = connection.getresponse()
+        assert response.status == 413 and "cap" in json.loads(response.read())["error"]
+    finally:
+        connection.close()
+
+
+def test_a_streamed_paste_over_the_cap_is_refused(page: Page) -> None:
+    """A body sent without a length (chunked) is refused once it passes the cap."""
+    host, port = page.base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    chunk = b";" * 65536
+    try:
+        connection.putrequest("POST", "/api/check")
+        connection.putheader("Transfer-Encoding", "chunked")
+        connection.endheaders()
+        try:
+            for _ in range(MAX_GAME_BYTES // len(chunk) + 2):
+                connection.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            connection.send(b"0\r\n\r\n")
+        except OSError:  # the server answered and closed before the rest was sent
+            pass
+        response = connection.getresponse()
+        assert response.status == 413
+    finally:
+        connection.close()
 
 
 def test_unknown_games_and_matches_are_404(page: Page) -> None:

@@ -4,6 +4,7 @@
 
 const TOKEN = new URLSearchParams(location.search).get("token");
 const STRATEGIES = ["human", "random", "mcts", "alphabeta", "bestfirst"];
+const MAX_BUTTONS = 120;  // move buttons shown at most (amazons has thousands of moves)
 const state = {
   game: null,          // the opened game (library view)
   match: null,         // the match shown
@@ -12,7 +13,7 @@ const state = {
   index: 0,
   follow: true,
   events: null,        // EventSource of the match
-  selected: null,      // the square a move starts from
+  selected: null,      // the squares of a move clicked so far
   overlay: null,       // {squareKey: value}
   pendingClick: null,  // time of the last click that played a move
 };
@@ -327,8 +328,8 @@ function draw() {
         const content = p.board[key];
         const cls = ["sq", plain ? "plain" : ((col + row) % 2 === 0 ? "light" : "dark")];
         if (playable.some((mv) => mv.squares.length && mv.squares[0][0] === col && (mv.squares[0][1] === null || mv.squares[0][1] === row))) cls.push("playable");
-        if (state.selected && state.selected[0] === col && state.selected[1] === row) cls.push("from");
-        if (state.selected && playable.some((mv) => mv.squares.length > 1 && sameSquare(mv.squares[0], state.selected) && sameSquare(mv.squares[mv.squares.length - 1], [col, row]))) cls.push("target");
+        if (state.selected && state.selected.some((sq) => sq[0] === col && sq[1] === row)) cls.push("from");
+        if (state.selected && following(playable, state.selected).some((mv) => sameSquare(mv.squares[state.selected.length], [col, row]))) cls.push("target");
         const square = el("div", { class: cls.join(" "), "data-col": col, "data-row": row,
           "data-square": colName + "," + rowName, "data-content": content || "",
           title: `${colName} ${rowName}${content ? ": " + content : ""}`,
@@ -380,11 +381,15 @@ function drawSide() {
   turn.textContent = p.terminal ? "" : (movers.length ? "to move: " + movers.join(", ") : "");
   const choices = document.getElementById("choices");
   choices.replaceChildren();
-  for (const move of playableMoves()) {
+  const playable = playableMoves();
+  for (const move of playable.slice(0, MAX_BUTTONS)) {
     choices.append(el("button", { "data-move": move.text, "data-role": move.role, title: move.role, onclick: () => playMove(move.role, move.text) }, move.text));
   }
+  if (playable.length > MAX_BUTTONS) choices.append(el("div", { class: "hint" }, `and ${playable.length - MAX_BUTTONS} more: click them on the board`));
   document.getElementById("legal-summary").textContent = p.terminal ? "terminal" :
     m.roles.map((r, i) => `${r}: ${p.legal[i].length} legal`).join(", ");
+  const others = document.getElementById("others");
+  others.replaceChildren(...(state.info && state.info.board ? p.others : []).map((f) => el("li", {}, f)));
   const fluents = document.getElementById("fluents");
   fluents.replaceChildren(...p.fluents.map((f) => el("li", { class: p.others.includes(f) ? "other" : "on-board",
     "data-fluent": f, title: "why does it hold?", onclick: () => explain({ fluent: f }) }, f)));
@@ -411,22 +416,25 @@ async function drawMovesPlayed() {
   box.append(line);
 }
 
+function following(moves, path) {
+  // The moves whose squares begin with the squares clicked so far.
+  return moves.filter((mv) => mv.squares.length > path.length && path.every((sq, i) => sameSquare(mv.squares[i], sq)));
+}
+
 async function clickSquare(col, row) {
+  // A move is clicked square by square (a chess move's from and to squares, an amazon's
+  // from, to and arrow); once one move is left it is played.
   const moves = playableMoves();
   if (!moves.length) return;
   const at = [col, row];
-  if (state.selected) {
-    const to = moves.filter((mv) => mv.squares.length > 1 && sameSquare(mv.squares[0], state.selected) && sameSquare(mv.squares[mv.squares.length - 1], at));
-    if (to.length === 1) { state.selected = null; return playMove(to[0].role, to[0].text); }
-    if (to.length > 1) { offer(to); return; }
-  }
-  const here = moves.filter((mv) => mv.squares.length && sameSquare(mv.squares[0], at));
-  if (!here.length) { state.selected = null; draw(); return; }
-  if (here.every((mv) => mv.squares.length === 1)) {
-    if (here.length === 1) return playMove(here[0].role, here[0].text);
-    offer(here); return;
-  }
-  state.selected = at;
+  let path = state.selected || [];
+  let next = following(moves, path).filter((mv) => sameSquare(mv.squares[path.length], at));
+  if (!next.length && path.length) { path = []; next = following(moves, path).filter((mv) => sameSquare(mv.squares[0], at)); }
+  if (!next.length) { state.selected = null; draw(); return; }
+  path = [...path, at];
+  if (next.length === 1) { state.selected = null; return playMove(next[0].role, next[0].text); }
+  if (next.every((mv) => mv.squares.length === path.length)) { state.selected = null; draw(); offer(next); return; }
+  state.selected = path;
   draw();
 }
 
