@@ -58,11 +58,10 @@ def _loopback(host: str) -> bool:
 def _web(args: argparse.Namespace) -> int:
     import os
     import secrets
-    import socket
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     from reasoner.console.players import ReasonerClient, open_service
-    from reasoner.web.app import PageServer, WebState, create_app
+    from reasoner.web.app import PageServer, WebState, create_app, listening_socket
     from reasoner.web.library import GameLibrary
 
     folders: list[tuple[str, Path]] = []
@@ -105,7 +104,7 @@ def _web(args: argparse.Namespace) -> int:
                 print(path)
             return EXIT_OK
         try:
-            listening = socket.create_server((args.host, args.port))
+            listening = listening_socket(args.host, args.port)
         except OSError as error:
             raise CommandError(f"cannot serve the page on {args.host}:{args.port}: "
                                f"{error}") from None

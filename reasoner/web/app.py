@@ -14,6 +14,7 @@ import hmac
 import itertools
 import json
 import secrets
+import socket
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from reasoner.gdl.parser import parse_gdl
 from reasoner.web.library import MAX_GAME_BYTES, GameLibrary, OpenedGame
 from reasoner.web.matches import HUMAN, Match, MatchError, Position, describe, replayed
 
-__all__ = ["MAX_RECORD_BYTES", "PageServer", "WebState", "create_app"]
+__all__ = ["MAX_RECORD_BYTES", "PageServer", "WebState", "create_app", "listening_socket"]
 
 # The largest match record the page replays or a manager publishes.
 MAX_RECORD_BYTES = 8 << 20
@@ -474,6 +475,27 @@ async def index(request: Request, state: WebState) -> Any:
 
 def _static() -> Path:
     return Path(str(resources.files("reasoner.web") / "static"))
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket for the page. Made with the protocol named, so that asyncio
+    sets TCP_NODELAY on the connections it accepts (it does only for sockets whose protocol
+    is TCP): without it a response's body waited for the browser's delayed acknowledgement
+    of its headers, 40 ms a request on a reused connection.
+
+    Raises:
+        OSError: the address cannot be bound.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(128)
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 class PageServer(uvicorn.Server):

@@ -9,7 +9,6 @@ people started, the initial position drawn.
 from __future__ import annotations
 
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -19,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from reasoner.web.app import PageServer
+from reasoner.web.app import PageServer, listening_socket
 
 __all__ = ["BrowserMissing", "browser", "page_server", "screenshots"]
 
@@ -31,7 +30,7 @@ class BrowserMissing(Exception):
 @contextmanager
 def page_server(app: Starlette) -> Iterator[str]:
     """Serve ``app`` on a free loopback port on a thread; yields its base URL."""
-    listening = socket.create_server(("127.0.0.1", 0))
+    listening = listening_socket("127.0.0.1", 0)
     port = listening.getsockname()[1]
     server = PageServer(app)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]},

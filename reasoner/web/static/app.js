@@ -16,8 +16,10 @@ const state = {
   selected: null,      // the squares of a move clicked so far
   overlay: null,       // {squareKey: value}
   pendingClick: null,  // time of the last click that played a move
+  postedAt: null, eventAt: null, fetchedAt: null,  // when its answers came
 };
 window.moveTimings = [];  // click to drawn, in ms, for the page's own tests
+window.moveSteps = [];    // per move: [move posted, event came, position fetched, drawn] in ms after the click
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -245,6 +247,7 @@ async function openMatch(id) {
   await showPosition(state.follow ? "last" : 0);
   const source = new EventSource(withToken("/api/matches/" + encodeURIComponent(id) + "/events"));
   source.onmessage = (event) => {
+    if (state.pendingClick !== null && state.eventAt === null) state.eventAt = performance.now();
     const summary = JSON.parse(event.data);
     state.match = Object.assign(state.match, summary);
     if (state.follow) showPosition("last");
@@ -269,6 +272,7 @@ async function showPosition(which) {
   try { position = await api("GET", `/api/matches/${encodeURIComponent(match.id)}/positions/${which}`); }
   catch (error) { if (ticket === showTicket) toast(error.message); return; }
   if (state.match !== match || ticket !== showTicket) return;
+  state.fetchedAt = performance.now();
   if (!state.position || state.position.index !== position.index) document.getElementById("support").replaceChildren();
   state.position = position;
   state.index = position.index;
@@ -276,7 +280,9 @@ async function showPosition(which) {
   if (which !== "last" || position.index !== state.overlayIndex) { state.overlay = null; document.getElementById("overlay-table").replaceChildren(); }
   draw();
   if (state.pendingClick !== null && position.index > 0) {
-    window.moveTimings.push(performance.now() - state.pendingClick);
+    const now = performance.now(), click = state.pendingClick;
+    window.moveTimings.push(now - click);
+    window.moveSteps.push([state.postedAt, state.eventAt, state.fetchedAt, now].map((t) => t === null ? null : Math.round((t - click) * 10) / 10));
     state.pendingClick = null;
   }
 }
@@ -446,9 +452,11 @@ function offer(moves) {
 
 async function playMove(role, text) {
   state.pendingClick = performance.now();
+  state.postedAt = state.eventAt = state.fetchedAt = null;
   state.selected = null;
   try {
     await api("POST", `/api/matches/${encodeURIComponent(state.match.id)}/move`, { role, move: text });
+    state.postedAt = performance.now();
   } catch (error) {
     state.pendingClick = null;
     toast(error.message);
