@@ -311,7 +311,7 @@ def test_the_pages_connections_send_without_delay() -> None:
     import asyncio
     import socket
 
-    from reasoner.web.app import listening_socket
+    from reasoner.web.serving import listening_socket
 
     async def accepted_nodelay() -> int:
         found: asyncio.Future[int] = asyncio.get_running_loop().create_future()

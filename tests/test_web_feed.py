@@ -17,9 +17,10 @@ import pytest
 from reasoner.cli.app import main
 from reasoner.console.players import ReasonerClient
 from reasoner.server.app import create_server
-from reasoner.web.app import WebState, create_app
+from reasoner.web.app import create_app
 from reasoner.web.browser import page_server
 from reasoner.web.library import GameLibrary
+from reasoner.web.requests import WebState
 from tests.conftest import ROOT
 from tests.ggp_support import http_player
 

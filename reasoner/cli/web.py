@@ -61,8 +61,10 @@ def _web(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     from reasoner.console.players import ReasonerClient, open_service
-    from reasoner.web.app import PageServer, WebState, create_app, listening_socket
+    from reasoner.web.app import create_app
     from reasoner.web.library import GameLibrary
+    from reasoner.web.requests import WebState
+    from reasoner.web.serving import PageServer, listening_socket
 
     folders: list[tuple[str, Path]] = []
     bundled = _bundled_games()

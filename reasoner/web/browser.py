@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from reasoner.web.app import PageServer, listening_socket
+from reasoner.web.serving import PageServer, listening_socket
 
 __all__ = ["BrowserMissing", "browser", "page_server", "screenshots"]
 
