@@ -196,6 +196,52 @@ def test_a_syntax_error_is_shown_at_its_line(driver: WebDriver, page: Page) -> N
     assert not driver.find_elements(By.CSS_SELECTOR, "#gdl-listing b")
 
 
+def test_a_position_is_inspected_on_the_board(driver: WebDriver, page: Page) -> None:
+    """At tic-tac-toe's start, a heuristic's values of xplayer's nine moves are laid over
+    the nine squares with the table of values, and 300 random playouts are drawn as one
+    bar per goal value for each role, the counts adding up to 300."""
+    match = page.ok("POST", "/api/matches", {"game": "games/tictactoe",
+                                             "seats": ["human", "human"]})
+    _show(driver, page, match["id"])
+    _click(driver, "#overlay")
+    _until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .sq .value")) == 9)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#values tr")) == 9
+    count = driver.find_element(By.ID, "playouts-count")
+    count.clear()
+    count.send_keys("300")
+    _click(driver, "#playouts")
+    tables = _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#chart table"))
+    assert [t.get_attribute("data-role") for t in tables] == ["xplayer", "oplayer"]
+    for table in tables:
+        rows = table.find_elements(By.CSS_SELECTOR, "tr[data-goal]")
+        assert sum(int(r.find_elements(By.TAG_NAME, "td")[2].text) for r in rows) == 300
+        assert all(r.find_elements(By.CSS_SELECTOR, ".bar") for r in rows)
+
+
+def test_a_published_match_is_followed_live(driver: WebDriver, page: Page) -> None:
+    """A match published to the feed step by step (as ``manage --web`` does) is listed
+    under Matches and, opened, follows each new step without a reload."""
+    rules = (Path(__file__).resolve().parent.parent / "games" / "tictactoe.kif").read_text()
+    record: dict[str, Any] = {"match_id": "live-1", "game": "tictactoe",
+                              "roles": ["xplayer", "oplayer"], "players": ["a:1", "b:2"],
+                              "start_clock": 1, "play_clock": 1, "moves": [], "errors": [],
+                              "goals": [], "terminal": False}
+    page.ok("POST", "/api/feed", {"record": record, "rules": rules})
+    driver.get(f"{page.base}/#/matches")
+    _click(driver, "#matches tr[data-id='watch-live-1']")
+    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                             "#board[data-match='watch-live-1'] .sq"))
+    for moves in (["(mark 2 2)", "noop"], ["noop", "(mark 1 1)"]):
+        index = _index(driver)
+        record["moves"].append(moves)
+        record["errors"].append(["", ""])
+        page.ok("POST", "/api/feed", {"record": record})
+        _until(driver, _past(index))
+    assert _index(driver) == 2
+    assert driver.find_element(By.CSS_SELECTOR, "#board .sq[data-square='1,1']") \
+        .get_attribute("data-content") == "o"
+
+
 def _click_moves(driver: WebDriver, page: Page, game: str, moves: int,
                  rng: random.Random) -> list[float]:
     """Play ``moves`` moves of a match of people by clicks, each a random legal move
