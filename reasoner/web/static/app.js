@@ -15,6 +15,8 @@ const state = {
   events: null,        // EventSource of the match
   selected: null,      // the squares of a move clicked so far
   overlay: null,       // {squareKey: value}
+  overlayIndex: null,  // the position the overlay was made for
+  uploadName: null,    // the name of the file chosen on Check a game
   pendingClick: null,  // time of the last click that played a move
   postedAt: null, eventAt: null, fetchedAt: null,  // when its answers came
 };
@@ -407,8 +409,7 @@ function drawSide() {
   drawMovesPlayed();
 }
 
-let movesCache = { id: null, rows: [] };
-async function drawMovesPlayed() {
+function drawMovesPlayed() {
   // The move that led to the shown position, with its errors (IL, TO, CE) marked.
   const p = state.position, box = document.getElementById("moves-played");
   box.replaceChildren();
