@@ -332,3 +332,15 @@ def test_the_pages_connections_send_without_delay() -> None:
         return value
 
     assert asyncio.run(accepted_nodelay()) != 0
+
+
+def test_the_page_keeps_a_bounded_number_of_matches(page: Page) -> None:
+    """Past the cap, the oldest finished match is dropped first; the new one is kept."""
+    from reasoner.web.requests import MAX_MATCHES
+
+    record = {"match_id": "r", "game": "tictactoe", "moves": [], "errors": []}
+    first = page.ok("POST", "/api/records", record)
+    for _ in range(MAX_MATCHES):
+        last = page.ok("POST", "/api/records", record)
+    kept = {m["id"] for m in page.ok("GET", "/api/matches")["matches"]}
+    assert len(kept) == MAX_MATCHES and last["id"] in kept and first["id"] not in kept

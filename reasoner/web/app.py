@@ -161,7 +161,7 @@ async def new_match(request: Request, state: WebState) -> Any:
     initial, info = await asyncio.to_thread(opened.game.initial)
     match = Match(state.new_id("play"), "play", opened.game, opened.entry.name, tuple(seats),
                   [Position(initial, info)], clock=float(clock))
-    state.matches[match.id] = match
+    state.add(match)
     match.start(seed=integer(body.get("seed", 0), "seed"))
     return describe(match)
 

@@ -51,7 +51,7 @@ async def replay(request: Request, state: WebState) -> Any:
         else ("",) * len(opened.game.roles)
     match = Match(state.new_id("replay"), "replay", opened.game, entry.name, seats, positions,
                   message=f"record {match_id}" if match_id else "", finished=True)
-    state.matches[match.id] = match
+    state.add(match)
     return describe(match)
 
 
@@ -78,7 +78,7 @@ async def feed(request: Request, state: WebState) -> Any:
         initial, info = await asyncio.to_thread(opened.game.initial)
         match = Match(key, "watch", opened.game, game_name or entry.name, tuple(players),
                       [Position(initial, info)])
-        state.matches[key] = match
+        state.add(match)
     done = len(match.positions) - 1
     if len(moves) > done:
         more = await asyncio.to_thread(replayed, match.game, moves[done:], errors[done:],

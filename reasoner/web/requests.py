@@ -16,8 +16,12 @@ from reasoner.console.players import ReasonerClient
 from reasoner.web.library import GameLibrary, OpenedGame
 from reasoner.web.matches import Match, Position
 
-__all__ = ["Handler", "HttpError", "WebState", "integer", "match_of", "opened_of",
+__all__ = ["MAX_MATCHES", "Handler", "HttpError", "WebState", "integer", "match_of", "opened_of",
            "position_of", "read_body", "read_json"]
+
+
+# The matches the page keeps at once (played, watched and replayed).
+MAX_MATCHES = 200
 
 
 class HttpError(Exception):
@@ -39,6 +43,17 @@ class WebState:
     matches: dict[str, Match] = field(default_factory=dict)
     closing: bool = False  # the server is stopping: event streams end
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def add(self, match: Match) -> None:
+        """Keep a new match; past :data:`MAX_MATCHES`, the oldest that is over (else the
+        oldest) is dropped, its task stopped."""
+        self.matches[match.id] = match
+        while len(self.matches) > MAX_MATCHES:
+            ordered = sorted(self.matches.values(), key=lambda m: m.created)
+            gone = next((m for m in ordered if m.finished or m.positions[-1].info.terminal),
+                        ordered[0])
+            gone.stop()
+            del self.matches[gone.id]
 
     def new_id(self, kind: str) -> str:
         """A match id no one can guess from another (``play-3-9f2a1c``)."""
