@@ -7,7 +7,6 @@ import argparse
 
 from reasoner.console.common import (
     EXIT_OK,
-    CommandError,
     Commands,
     UsageError,
     read,
@@ -49,10 +48,9 @@ def _match(args: argparse.Namespace) -> int:
         STRATEGIES,
         MatchStep,
         Player,
-        ReasonerClient,
         make_player,
-        open_service,
         play_match,
+        service_client,
     )
 
     names = [name.strip() for name in args.players.split(",")]
@@ -61,19 +59,9 @@ def _match(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown player {unknown[0]!r} (known: {', '.join(STRATEGIES)})")
     text = read(args.game)
 
-    server = None
     # --server's client, once it has answered (an unreachable server, or one that refuses
     # the token, is one line here); else a server in this process.
-    client = open_service(args)
-    if client is None:
-        from reasoner.server.app import create_server
-
-        try:
-            server, port, _ = create_server("127.0.0.1:0", games=None)
-        except OSError as error:
-            raise CommandError(f"cannot start a reasoner service: {error}") from None
-        client = ReasonerClient(f"127.0.0.1:{port}")
-    try:
+    with service_client(args) as client:
         game = client.load_game(text)
         if len(names) != len(game.roles):
             raise UsageError(f"{args.game} has {len(game.roles)} roles "
@@ -96,7 +84,4 @@ def _match(args: argparse.Namespace) -> int:
         ending = "" if result.terminal else f" (stopped after {args.max_steps} steps)"
         print(f"result: {goals} after {result.steps} steps{ending}")
         return EXIT_OK
-    finally:
-        client.close()
-        if server is not None:
-            server.stop(None)
+

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError
+from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, bundled_games
 from reasoner.console.numbers import MEBIBYTES, MESSAGE_MEBIBYTES, PORT, at_least, seconds
 
 __all__ = ["register"]
@@ -16,7 +16,7 @@ def register(commands: Commands) -> None:
     p = commands.add_parser("serve", help="run the gRPC reasoner service")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=PORT, default=50051, help="0 picks a free port")
-    p.add_argument("--games", default=_bundled_games(),
+    p.add_argument("--games", default=_bundled_folder(),
                    help="folder of .kif files to preload (default: the bundled games)")
     p.add_argument("--max-games", type=at_least(1), default=64,
                    help="size of the game cache in games")
@@ -62,9 +62,9 @@ def register(commands: Commands) -> None:
     p.set_defaults(run=_serve)
 
 
-def _bundled_games() -> str | None:
-    folder = Path(__file__).resolve().parents[2] / "games"
-    return str(folder) if folder.is_dir() else None
+def _bundled_folder() -> str | None:
+    folder = bundled_games()
+    return str(folder) if folder is not None else None
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -7,7 +7,14 @@ import argparse
 import ipaddress
 from pathlib import Path
 
-from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, server_options
+from reasoner.console.common import (
+    EXIT_OK,
+    CommandError,
+    Commands,
+    UsageError,
+    bundled_games,
+    server_options,
+)
 from reasoner.console.numbers import PORT
 
 # The games --screenshots shoots by default: the bundled tic-tac-toe and, where --games
@@ -41,11 +48,6 @@ def register(commands: Commands) -> None:
     p.set_defaults(run=_web)
 
 
-def _bundled_games() -> Path | None:
-    folder = Path(__file__).resolve().parents[2] / "games"
-    return folder if folder.is_dir() else None
-
-
 def _loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -60,14 +62,14 @@ def _web(args: argparse.Namespace) -> int:
     import secrets
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
-    from reasoner.console.players import ReasonerClient, open_service
+    from reasoner.console.players import service_client
     from reasoner.web.app import create_app
     from reasoner.web.library import GameLibrary
     from reasoner.web.requests import WebState
     from reasoner.web.serving import PageServer, listening_socket
 
     folders: list[tuple[str, Path]] = []
-    bundled = _bundled_games()
+    bundled = bundled_games()
     if bundled is not None:
         folders.append(("games", bundled))
     for given in args.games:
@@ -80,20 +82,10 @@ def _web(args: argparse.Namespace) -> int:
         token = secrets.token_urlsafe(16)
     if args.shoot and not args.screenshots:
         raise UsageError("--shoot goes with --screenshots")
-    server = None
-    client = open_service(args)
-    if client is None:
-        from reasoner.server.app import create_server
-
-        try:
-            server, port, _ = create_server("127.0.0.1:0", games=None)
-        except OSError as error:
-            raise CommandError(f"cannot start a reasoner service: {error}") from None
-        client = ReasonerClient(f"127.0.0.1:{port}", timeout=600.0)
-    try:
+    # The page waits for the service as long as a chess load or a supporting rule takes.
+    with service_client(args, timeout=600.0) as client:
         library = GameLibrary(folders, client)
         app = create_app(WebState(library, client, token))
-        web = PageServer(app)
         if args.screenshots:
             from reasoner.web.browser import BrowserMissing, screenshots
 
@@ -114,9 +106,5 @@ def _web(args: argparse.Namespace) -> int:
         query = f"?token={token}" if token else ""
         print(f"gdl-reasoner web: http://{args.host}:{port}/{query} "
               f"({len(library.entries)} games)", flush=True)
-        web.run(sockets=[listening])
+        PageServer(app).run(sockets=[listening])
         return EXIT_OK
-    finally:
-        client.close()
-        if server is not None:
-            server.stop(None)

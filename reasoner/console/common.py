@@ -34,6 +34,7 @@ __all__ = [
     "Commands",
     "Unreadable",
     "UsageError",
+    "bundled_games",
     "end_progress_line",
     "failure",
     "grounding",
@@ -156,6 +157,13 @@ def progress_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="show the running phase and its time on stderr (auto: when "
                         "stderr is a terminal and the run takes over a second)")
+
+
+def bundled_games() -> Path | None:
+    """The bundled games' folder (``games/`` of a checkout), or None where it is missing
+    (an installed package)."""
+    folder = Path(__file__).resolve().parents[2] / "games"
+    return folder if folder.is_dir() else None
 
 
 def server_options(p: argparse.ArgumentParser) -> None:

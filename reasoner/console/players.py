@@ -12,6 +12,8 @@ not load the client and gRPC.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import grpc
 
@@ -47,6 +49,7 @@ __all__ = [
     "save",
     "seats",
     "serve_player",
+    "service_client",
     "tally",
 ]
 
@@ -85,3 +88,31 @@ def open_service(args: argparse.Namespace, *, timeout: float | None = 60.0
                 else "--token is not the one it was started with")
         raise CommandError(f"{args.server} refuses the call: {error.text} ({hint})") from None
     return client
+
+
+@contextmanager
+def service_client(args: argparse.Namespace, *, timeout: float | None = 60.0
+                   ) -> Iterator[ReasonerClient]:
+    """The client of a command's ``--server`` (:func:`open_service`), else of a reasoner
+    service started in this process on a free loopback port; at the end the client is
+    closed and that service stopped.
+
+    Raises:
+        UsageError, CommandError: as :func:`open_service`; or the service cannot start.
+    """
+    client = open_service(args, timeout=timeout)
+    server = None
+    if client is None:
+        from reasoner.server.app import create_server
+
+        try:
+            server, port, _ = create_server("127.0.0.1:0", games=None)
+        except OSError as error:
+            raise CommandError(f"cannot start a reasoner service: {error}") from None
+        client = ReasonerClient(f"127.0.0.1:{port}", timeout=timeout)
+    try:
+        yield client
+    finally:
+        client.close()
+        if server is not None:
+            server.stop(None)

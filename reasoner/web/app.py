@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from reasoner.console.players import STRATEGIES
 from reasoner.errors import GdlError, ReasonerError, ResourceLimitError
 from reasoner.web.inspection import heuristic_values, playouts, support
-from reasoner.web.library import MAX_GAME_BYTES, OpenedGame
+from reasoner.web.library import MAX_GAME_BYTES
 from reasoner.web.matches import HUMAN, Match, MatchError, Position, describe
 from reasoner.web.records import feed, replay
 from reasoner.web.requests import (
@@ -35,7 +35,6 @@ from reasoner.web.requests import (
     WebState,
     integer,
     match_of,
-    opened_of,
     position_of,
     read_body,
     read_json,
@@ -79,19 +78,18 @@ def _route(handler: Handler, state: WebState) -> Callable[[Request], Awaitable[R
     return endpoint
 
 
-def position_view(match: Match, opened: OpenedGame | None, index: int) -> dict[str, Any]:
+def position_view(match: Match, index: int) -> dict[str, Any]:
     """A position as the page draws it."""
     position = match.positions[index]
-    game = match.game
+    opened = match.opened
+    game = opened.game
     ids = list(position.state.fluent_ids())
-    layout = opened.layout if opened else None
-    if layout is not None:
-        board, others = layout.place(ids)
+    if opened.layout is not None:
+        board, others = opened.layout.place(ids)
     else:
         board, others = {}, ids
     info = position.info
-    legal = [[{"id": m, "text": game.move_texts[m],
-               "squares": layout.move_squares(game.move_texts[m]) if layout else []}
+    legal = [[{"id": m, "text": game.move_texts[m], "squares": opened.move_squares(m)}
               for m in moves] for moves in info.legal]
     return {"index": index, "last": len(match.positions) - 1, "moves": list(position.moves),
             "errors": list(position.errors), "think_ms": list(position.think_ms),
@@ -159,7 +157,7 @@ async def new_match(request: Request, state: WebState) -> Any:
             or not 0.05 <= clock <= MAX_CLOCK:
         raise HttpError(400, f"clock: seconds per move from 0.05 to {MAX_CLOCK:g}")
     initial, info = await asyncio.to_thread(opened.game.initial)
-    match = Match(state.new_id("play"), "play", opened.game, opened.entry.name, tuple(seats),
+    match = Match(state.new_id("play"), "play", opened, tuple(seats),
                   [Position(initial, info)], clock=float(clock))
     state.add(match)
     match.start(seed=integer(body.get("seed", 0), "seed"))
@@ -169,15 +167,14 @@ async def new_match(request: Request, state: WebState) -> Any:
 async def get_match(request: Request, state: WebState) -> Any:
     match = match_of(state, request)
     answer = describe(match)
-    opened = opened_of(match, state)
-    answer["game_info"] = opened.as_dict() if opened else None
+    answer["game_info"] = match.opened.as_dict()
     return answer
 
 
 async def get_position(request: Request, state: WebState) -> Any:
     match = match_of(state, request)
     index, _ = position_of(match, request)
-    return position_view(match, opened_of(match, state), index)
+    return position_view(match, index)
 
 
 async def play_move(request: Request, state: WebState) -> Any:

@@ -10,13 +10,11 @@ from typing import Any
 from starlette.requests import Request
 
 from reasoner.asp.support import Support, supporting_rules
-from reasoner.gdl.parser import parse_gdl
 from reasoner.web.requests import (
     HttpError,
     WebState,
     integer,
     match_of,
-    opened_of,
     position_of,
     read_json,
 )
@@ -34,10 +32,9 @@ async def heuristic_values(request: Request, state: WebState) -> Any:
     body = await read_json(request)
     role, heuristic = body.get("role"), body.get("heuristic")
     game = match.game
-    if role not in game.roles or not isinstance(role, str):
+    if not isinstance(role, str) or role not in game.roles:
         raise HttpError(400, f"role: one of {', '.join(game.roles)}")
-    opened = opened_of(match, state)
-    if not isinstance(heuristic, str) or (opened and heuristic not in opened.heuristics):
+    if not isinstance(heuristic, str) or heuristic not in match.opened.heuristics:
         raise HttpError(400, "heuristic: one of the game's heuristics")
     info = position.info
     if info.terminal:
@@ -85,9 +82,6 @@ async def support(request: Request, state: WebState) -> Any:
     match = match_of(state, request)
     index, position = position_of(match, request)
     body = await read_json(request)
-    opened = opened_of(match, state)
-    if opened is None:
-        raise HttpError(404, "the match's game is not open on the page")
     game = match.game
     fluent, role, move = body.get("fluent"), body.get("role"), body.get("move")
     joint: list[tuple[str, str]] = []
@@ -106,11 +100,10 @@ async def support(request: Request, state: WebState) -> Any:
         target, at = f"(legal {role} {move})", game.describe_state(position.state)
     else:
         raise HttpError(400, "ask for {\"fluent\": ...} or {\"role\": ..., \"move\": ...}")
-    text = opened.entry.read()
+    opened = match.opened
 
     def find() -> list[Support]:
-        description = parse_gdl(text)
-        return supporting_rules(description, target, at, joint)
+        return supporting_rules(opened.description, target, at, joint)
 
     found = await asyncio.to_thread(find)
     return {"target": target, "supports": [

@@ -12,11 +12,14 @@ import hashlib
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from reasoner.console.players import ReasonerClient, RemoteGame
+from reasoner.gdl.parser import parse_gdl
+from reasoner.gdl.syntax import GameDescription
 from reasoner.web.board import BoardLayout, board_layout
 
 __all__ = ["GameEntry", "GameLibrary", "OpenedGame"]
@@ -56,6 +59,20 @@ class OpenedGame:
     load_ms: float
     layout: BoardLayout | None
     heuristics: tuple[str, ...]
+    _squares: dict[int, list[list[int | None]]] = field(default_factory=dict)
+
+    @cached_property
+    def description(self) -> GameDescription:
+        """The rules, parsed once (as the game was loaded: names case-insensitively)."""
+        return parse_gdl(self.entry.read())
+
+    def move_squares(self, move: int) -> list[list[int | None]]:
+        """The board squares a move (by id) names, worked out once per move."""
+        found = self._squares.get(move)
+        if found is None:
+            found = self.layout.move_squares(self.game.move_texts[move]) if self.layout else []
+            self._squares[move] = found
+        return found
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.entry.id, "name": self.entry.name, "roles": list(self.game.roles),

@@ -18,12 +18,14 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from reasoner.console.players import Player, RemoteGame, make_player
 from reasoner.core.values import State, StateInfo
+from reasoner.errors import ReasonerError
+from reasoner.web.library import OpenedGame
 
 __all__ = ["HUMAN", "Match", "MatchError", "Position"]
 
@@ -53,8 +55,7 @@ class Match:
 
     id: str
     kind: str  # "play", "watch" or "replay"
-    game: RemoteGame
-    game_name: str
+    opened: OpenedGame  # the game, with its board and heuristics
     seats: tuple[str, ...]  # per role: "human", a player's strategy, or a player's address
     positions: list[Position]
     clock: float = 1.0
@@ -68,6 +69,10 @@ class Match:
     _task: asyncio.Task[None] | None = None
     _players: dict[int, Player] = field(default_factory=dict)
     _seed: int = 0
+
+    @property
+    def game(self) -> RemoteGame:
+        return self.opened.game
 
     # -- following ------------------------------------------------------------------------
 
@@ -142,7 +147,7 @@ class Match:
             raise MatchError("the match is over")
         try:
             found = self.game.move_id(role, move)
-        except Exception as error:  # the game's own word on a malformed or unknown move
+        except ReasonerError as error:  # the game's word on a malformed or unknown move
             raise MatchError(str(error)) from None
         if found not in info.legal[r]:
             raise MatchError(f"{self.game.move_texts[found]} is not legal for {role} now")
@@ -172,8 +177,6 @@ class Match:
         try:
             while len(self.positions) < _MAX_STEPS and not self.positions[-1].info.terminal:
                 await self._play_one()
-        except asyncio.CancelledError:
-            raise
         except Exception as error:  # the service failed: say so, keep the page usable
             self.message = f"the match stopped: {type(error).__name__}: {error}"
             self.finished = True
@@ -236,9 +239,8 @@ class Match:
 
 
 def replayed(game: RemoteGame, moves: Sequence[Sequence[str]],
-             errors: Sequence[Sequence[str]],
-             step: Callable[[State, tuple[int, ...]], tuple[State, StateInfo]] | None = None,
-             start: Position | None = None) -> list[Position]:
+             errors: Sequence[Sequence[str]], start: Position | None = None
+             ) -> list[Position]:
     """The positions of a recorded match from its moves (GDL text per role per step) and
     the errors marked on them, from ``start`` (the initial state by default; the
     positions returned begin with it).
@@ -251,7 +253,6 @@ def replayed(game: RemoteGame, moves: Sequence[Sequence[str]],
     if not positions:
         state, info = game.initial()
         positions.append(Position(state, info))
-    advance = step or (lambda s, j: game.step(s, j, check_legal=False))
     first = len(positions)
     for i, texts in enumerate(moves):
         number = first + i
@@ -262,12 +263,12 @@ def replayed(game: RemoteGame, moves: Sequence[Sequence[str]],
         for r, text in enumerate(texts):
             try:
                 move = game.move_id(game.roles[r], text)
-            except Exception as error:  # an unknown or malformed move in the record
+            except ReasonerError as error:  # an unknown or malformed move in the record
                 raise MatchError(f"step {number}: {game.roles[r]}: {error}") from None
             if move not in last.info.legal[r]:
                 raise MatchError(f"step {number}: {text} is not legal for {game.roles[r]}")
             joint.append(move)
-        state, info = advance(last.state, tuple(joint))
+        state, info = game.step(last.state, tuple(joint), check_legal=False)
         marks = tuple(errors[i]) if i < len(errors) else ()
         positions.append(Position(state, info, tuple(texts), marks or ("",) * len(texts)))
     return positions
@@ -276,7 +277,7 @@ def replayed(game: RemoteGame, moves: Sequence[Sequence[str]],
 def describe(match: Match) -> dict[str, Any]:
     """A match in the list of matches."""
     last = match.positions[-1]
-    return {"id": match.id, "kind": match.kind, "game": match.game_name,
+    return {"id": match.id, "kind": match.kind, "game": match.opened.entry.name,
             "roles": list(match.game.roles), "seats": list(match.seats),
             "steps": len(match.positions) - 1, "status": match.status,
             "goals": _goals(last.info) if last.info.terminal else None,

@@ -49,7 +49,7 @@ async def replay(request: Request, state: WebState) -> Any:
     positions = await asyncio.to_thread(replayed, opened.game, moves, errors)
     seats = tuple(players) if len(players) == len(opened.game.roles) \
         else ("",) * len(opened.game.roles)
-    match = Match(state.new_id("replay"), "replay", opened.game, entry.name, seats, positions,
+    match = Match(state.new_id("replay"), "replay", opened, seats, positions,
                   message=f"record {match_id}" if match_id else "", finished=True)
     state.add(match)
     return describe(match)
@@ -76,17 +76,14 @@ async def feed(request: Request, state: WebState) -> Any:
         entry = state.library.add_text(rules, game_name or "published")
         opened = await asyncio.to_thread(state.library.open, entry.id)
         initial, info = await asyncio.to_thread(opened.game.initial)
-        match = Match(key, "watch", opened.game, game_name or entry.name, tuple(players),
-                      [Position(initial, info)])
+        match = Match(key, "watch", opened, tuple(players), [Position(initial, info)])
         state.add(match)
     done = len(match.positions) - 1
     if len(moves) > done:
         more = await asyncio.to_thread(replayed, match.game, moves[done:], errors[done:],
-                                       None, match.positions[-1])
+                                       match.positions[-1])
         match.positions.extend(more[1:])
-    if record.get("goals") and (record.get("terminal") or len(moves) < done + 1):
-        match.finished = True
-    if body.get("final"):
+    if body.get("final") or record.get("terminal"):
         match.finished = True
     match.touch()
     return {"steps": len(match.positions) - 1}

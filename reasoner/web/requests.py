@@ -13,10 +13,10 @@ from typing import Any
 from starlette.requests import Request
 
 from reasoner.console.players import ReasonerClient
-from reasoner.web.library import GameLibrary, OpenedGame
+from reasoner.web.library import GameLibrary
 from reasoner.web.matches import Match, Position
 
-__all__ = ["MAX_MATCHES", "Handler", "HttpError", "WebState", "integer", "match_of", "opened_of",
+__all__ = ["MAX_MATCHES", "Handler", "HttpError", "WebState", "integer", "match_of",
            "position_of", "read_body", "read_json"]
 
 
@@ -117,8 +117,3 @@ def integer(value: object, what: str) -> int:
         return int(value)  # type: ignore[call-overload, no-any-return]
     except (TypeError, ValueError):
         raise HttpError(400, f"{what} is not an integer") from None
-
-
-def opened_of(match: Match, state: WebState) -> OpenedGame | None:
-    """The opened game (its board and heuristics) that a match is played on."""
-    return next((o for o in state.library.opened.values() if o.game is match.game), None)

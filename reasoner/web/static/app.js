@@ -533,6 +533,12 @@ async function explain(question) {
   }
 }
 
+function unfollow() {
+  // Moving back through a match stops following its last position.
+  state.follow = false;
+  document.getElementById("follow").checked = false;
+}
+
 // -- wiring ------------------------------------------------------------------------------
 
 window.addEventListener("hashchange", route);
@@ -561,9 +567,9 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   document.getElementById("follow").addEventListener("change", (event) => { state.follow = event.target.checked; if (state.follow) showPosition("last"); });
   const slider = document.getElementById("slider");
-  slider.addEventListener("input", () => { state.follow = false; document.getElementById("follow").checked = false; showPosition(slider.value); });
-  document.getElementById("first").addEventListener("click", () => { state.follow = false; document.getElementById("follow").checked = false; showPosition(0); });
-  document.getElementById("prev").addEventListener("click", () => { state.follow = false; document.getElementById("follow").checked = false; showPosition(Math.max(0, state.index - 1)); });
+  slider.addEventListener("input", () => { unfollow(); showPosition(slider.value); });
+  document.getElementById("first").addEventListener("click", () => { unfollow(); showPosition(0); });
+  document.getElementById("prev").addEventListener("click", () => { unfollow(); showPosition(Math.max(0, state.index - 1)); });
   document.getElementById("next").addEventListener("click", () => showPosition(Math.min(state.position ? state.position.last : 0, state.index + 1)));
   document.getElementById("last").addEventListener("click", () => showPosition("last"));
   route();
