@@ -4,8 +4,8 @@ Games that Dresden's game server offered, and GGP-Base runs, load by default wit
 that says what was read how: a keyword's name used as a function symbol inside a term
 (``(contains 1 (not 18))``, as the SAT and QBF games list their clauses), ``base`` and
 ``input`` written flat by old files (``(base cell 1 2)``), one name with two arities.
-``strict=True`` (``--strict``) refuses them as before; unsafe rules, unstratified negation
-and GDL-II are refused either way. Every game here is loaded for real (clingo grounds it).
+``strict=True`` (``--strict``) refuses them as before; unsafe rules and unstratified
+negation are refused either way. Every game here is loaded for real (clingo grounds it).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from reasoner import Game
-from reasoner.errors import GdlSyntaxError, GdlValidationError, UnsupportedGdlError
+from reasoner.errors import GdlSyntaxError, GdlValidationError
 from reasoner.gdl.parser import parse_game, parse_term
 from reasoner.gdl.printer import print_game
 from reasoner.gdl.syntax import Atom, Constant, Function, Not
@@ -268,13 +268,6 @@ def test_unstratified_negation_is_still_refused() -> None:
         Game.from_gdl(SKELETON.replace("(<= terminal (true (cell 2)))", "(<= terminal p)")
                       + "(<= p (not q)) (<= q (not p)) (goal robot 100)\n")
     assert caught.value.reason == "unstratified"
-
-
-def test_gdl_ii_is_still_refused() -> None:
-    """GDL-II's ``sees`` is refused by default."""
-    with pytest.raises(UnsupportedGdlError) as caught:
-        Game.from_gdl(game_text("(<= (sees robot (cell ?x)) (true (cell ?x)))"))
-    assert caught.value.reason == "gdl-ii"
 
 
 # -- the command line and the server ------------------------------------------------------

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reasoner.arguments import ArgumentError
+from reasoner.asp.percepts import PerceptOracle, Percepts
 from reasoner.asp.relaxed_layers import RelaxedLayers, description_layers
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
@@ -37,7 +38,7 @@ from reasoner.errors import (
     ResourceLimitError,
 )
 from reasoner.gdl.parser import parse_gdl, parse_term
-from reasoner.gdl.syntax import GameDescription
+from reasoner.gdl.syntax import RANDOM_ROLE, GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
 from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
@@ -109,6 +110,7 @@ class Game:
         warnings: tuple[str, ...],
         statistics: LoadStatistics,
         case_sensitive: bool,
+        oracle: PerceptOracle | None = None,
     ) -> None:
         self.description = description
         self.translation = translation
@@ -132,6 +134,15 @@ class Game:
         self.initial_state = State(machine.init_bits, self.fluents)
         self._heuristics: StateHeuristics | None = None  # built on the first evaluate
         self._heuristics_lock = threading.Lock()
+        # GDL-II: the percepts' table and their oracle (None in a plain GDL game).
+        self._oracle = oracle
+        self.is_gdl2 = oracle is not None
+        self.random_role: str | None = (RANDOM_ROLE if self.is_gdl2 and RANDOM_ROLE in self.roles
+                                        else None)
+        self.percept_table: tuple[tuple[str, str], ...] = (
+            tuple((self.roles[r], text) for r, text in
+                  zip(oracle.percept_role, oracle.percept_texts, strict=True))
+            if oracle is not None else ())
 
     # -- construction --------------------------------------------------------------------
 
@@ -169,7 +180,6 @@ class Game:
         Raises:
             GdlSyntaxError: malformed text, with line and column.
             GdlValidationError: invalid GDL, naming the rule.
-            UnsupportedGdlError: GDL-II.
             ResourceLimitError: loading exceeded ``limits``; the message names the bound
                 and the relation whose rules grew most.
             ValueError: an unknown backend.
@@ -206,7 +216,7 @@ class Game:
         reason."""
         loaded = _load(description, strict, check_backend(backend), network_bounds, probed)
         return cls(description, loaded.translation, loaded.built.machine, loaded.warnings,
-                   loaded.statistics(parse_ms, probed), case_sensitive)
+                   loaded.statistics(parse_ms, probed), case_sensitive, loaded.oracle)
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
@@ -370,6 +380,35 @@ class Game:
                         "in this state", role=self.roles[role_index], move_id=move,
                         reason="not-legal")
         return State(next_bits, self.fluents), next_info
+
+    def sees(self, state: State, joint_move: MoveChoice) -> dict[str, tuple[str, ...]]:
+        """GDL-II: what each role perceives when ``joint_move`` (role to :class:`Move` or
+        GDL text) is played in ``state``, legality checked: per role, its percepts as GDL
+        text, sorted (none for every role in a plain GDL game).
+
+        >>> game = Game.from_file("games/montyhall.kif")
+        >>> state = game.next_state(game.initial_state, {"candidate": "(choose 1)",
+        ...                                               "random": "(hide_car 3)"})
+        >>> game.sees(state, {"candidate": "noop", "random": "(open_door 2)"})["candidate"]
+        ('(did candidate noop)', '(open_door 2)')
+
+        Raises:
+            IllegalMoveError: a role is missing or unknown, or a move is not legal.
+        """
+        joint = self._joint_ids(joint_move)
+        self.step(state, joint)  # the legality check
+        percepts = self.percept_ids(state, joint)
+        return {role: tuple(sorted(self.percept_table[i][1] for i in ids))
+                for role, ids in zip(self.roles, percepts, strict=True)}
+
+    def percept_ids(self, state: State, joint: tuple[int, ...]) -> Percepts:
+        """GDL-II: per role (role order), the ids of its percepts (indices into
+        :attr:`percept_table`) when ``joint`` (move ids) is played in ``state``; legality is
+        not checked (see :meth:`step`)."""
+        self._check_state(state)
+        if self._oracle is None:
+            return tuple(() for _ in self.roles)
+        return self._oracle.percepts(state.bits, joint)
 
     # -- the game view of players and search loops (ids) ---------------------------------
 
@@ -565,6 +604,7 @@ class _Loaded:
     superset: Superset
     built: BuiltMachine
     milliseconds: tuple[float, float, float, float]  # validate, translate, superset, ground
+    oracle: PerceptOracle | None = None  # GDL-II's percepts
 
     def statistics(self, parse_ms: float, probed: ProbedLoad | None) -> LoadStatistics:
         machine = self.built.machine
@@ -610,9 +650,12 @@ def _load(description: GameDescription, strict: bool, backend: Backend,
                 bounds=network_bounds, description=description)
         except GoalValueError as error:
             raise located_goal_value(description, error) from None
+    oracle = (PerceptOracle(translation, superset, description.roles)
+              if description.is_gdl2 else None)
     t5 = time.perf_counter()
     return _Loaded(tuple(map(str, found)), translation, superset, built,
-                   ((t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3))
+                   ((t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3),
+                   oracle)
 
 
 def probe_load(text: str, case_sensitive: bool, strict: bool,

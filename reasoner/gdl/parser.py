@@ -42,7 +42,7 @@ import sys
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from reasoner.errors import GdlSyntaxError, UnsupportedGdlError
+from reasoner.errors import GdlSyntaxError
 from reasoner.gdl.syntax import (
     Atom,
     Constant,
@@ -57,6 +57,7 @@ from reasoner.gdl.syntax import (
     Rule,
     Term,
     Variable,
+    literal_variables,
 )
 
 __all__ = ["parse_game", "parse_gdl", "parse_term", "parse_terms"]
@@ -86,7 +87,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f]")
 # decoder's surrogateescape, say), UTF-8 cannot, and clingo reads UTF-8.
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_SEES = re.compile(r"[(\s]sees[\s)]", re.IGNORECASE)
 
 
 class _Lines:
@@ -290,9 +290,9 @@ def parse_game(text: str, *, case_sensitive: bool = False) -> GameDescription:
     gc.disable()
     try:
         rules = tuple(converter.rule(node) for node in _read_sexprs(text))
-        if converter.flat_declarations:
-            return _read_flat_declarations(rules)
-        return GameDescription(rules)
+        game = (_read_flat_declarations(rules) if converter.flat_declarations
+                else GameDescription(rules))
+        return _read_open_percepts(game)
     finally:
         if collecting:
             gc.enable()
@@ -331,6 +331,35 @@ def _rewrite(literal: Literal, wrap: dict[tuple[str, int], int]) -> Literal:
     return literal
 
 
+def _read_open_percepts(game: GameDescription) -> GameDescription:
+    """GDL-II files of Dresden's game controller write ``(<= (sees ?p (control ?x)) ...)``
+    with ``?p`` in no body literal: every role perceives it (the controller asks ``sees``
+    for one role at a time, which binds ``?p``). Such a rule is read with ``(role ?p)``
+    added to its body, with a note."""
+    changed: list[Rule] = []
+    readings = list(game.readings)
+    touched = False
+    for rule in game.rules:
+        head = rule.head
+        if head.name == "sees" and head.arity == 2 and isinstance(head.args[0], Variable):
+            name = head.args[0].name
+            bound = any(isinstance(literal, Atom)
+                        and any(v.name == name for v in literal_variables(literal))
+                        for literal in rule.body)
+            if not bound:
+                readings.append(Reading(
+                    f"'sees' for {head.args[0]}, which no literal of the body binds, read as "
+                    "a percept of every role", rule))
+                role = Atom("role", (Variable(name, head.args[0].pos),), head.pos)
+                changed.append(Rule(head, (*rule.body, role), rule.pos))
+                touched = True
+                continue
+        changed.append(rule)
+    if not touched:
+        return game
+    return GameDescription(tuple(changed), tuple(readings))
+
+
 def _read_flat_declarations(rules: tuple[Rule, ...]) -> GameDescription:
     """Read old flat ``base`` and ``input`` atoms as declarations of one term each, where
     every atom of the relation allows it (see the module docstring)."""
@@ -363,23 +392,12 @@ def _read_flat_declarations(rules: tuple[Rule, ...]) -> GameDescription:
 
 
 def parse_gdl(text: str, *, case_sensitive: bool = False) -> GameDescription:
-    """Parse a game's rules (:func:`parse_game`), telling GDL-II apart when the text does
-    not parse as base GDL.
+    """Parse a game's rules, GDL or GDL-II (:func:`parse_game`).
 
     Raises:
         GdlSyntaxError: malformed text, with line and column.
-        UnsupportedGdlError: the text fails to parse and uses GDL-II's ``sees``.
     """
-    try:
-        return parse_game(text, case_sensitive=case_sensitive)
-    except GdlSyntaxError as error:
-        if _SEES.search(text):
-            raise UnsupportedGdlError(
-                "GDL-II ('sees') is not supported: this reasoner plays base GDL "
-                f"(the text also fails to parse as GDL: {error.message})",
-                error.line, error.column, reason="gdl-ii", symbols=("sees",),
-            ) from error
-        raise
+    return parse_game(text, case_sensitive=case_sensitive)
 
 
 def parse_terms(text: str, *, case_sensitive: bool = False) -> tuple[Term, ...]:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 __all__ = [
     "GDL_KEYWORDS",
+    "RANDOM_ROLE",
     "Atom",
     "Constant",
     "Distinct",
@@ -28,10 +29,14 @@ __all__ = [
     "Variable",
 ]
 
-# Relation names with a fixed meaning in GDL (``distinct``, ``not``, ``or`` are connectives).
+# Relation names with a fixed meaning in GDL (``distinct``, ``not``, ``or`` are connectives);
+# ``sees`` is GDL-II's (what a role perceives after a joint move).
 GDL_KEYWORDS = frozenset(
-    {"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input"}
+    {"role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input",
+     "sees"}
 )
+# GDL-II's nature player: the role of this name moves uniformly at random.
+RANDOM_ROLE = "random"
 
 
 class Position(NamedTuple):
@@ -191,6 +196,12 @@ class GameDescription:
         return tuple(rule.head.args[0].name for rule in self.rules
                      if rule.head.name == "role" and rule.head.arity == 1
                      and isinstance(rule.head.args[0], Constant))
+
+    @property
+    def is_gdl2(self) -> bool:
+        """Whether the game is GDL-II: it has ``sees`` rules or a role named ``random``."""
+        return RANDOM_ROLE in self.roles or any(
+            rule.head.name == "sees" and rule.head.arity == 2 for rule in self.rules)
 
 
 def term_variables(term: Term) -> Iterator[Variable]:

@@ -1,12 +1,12 @@
 """Check that a parsed game is valid GDL.
 
 Errors (raised as :class:`GdlValidationError`, naming the rule and its line:column):
-GDL-II constructs (checked first, so a GDL-II game is always reported as such), safety, the
-recursion restriction, the restrictions on the GDL keywords, integer goal values in 0..100.
-Returned as warnings: negation through recursion between relations (several ggp.org games
-write ``(<= (goal r 100) (not (goal r 0)))``, stratified on the ground level, which the
-engine checks), a role named ``random``, and a keyword's name used as a function symbol
-(``(holds (true x))``: a term, as an argument position holds terms only).
+safety, the recursion restriction, the restrictions on the GDL keywords, integer goal values
+in 0..100, and GDL-II's: ``sees`` only in rule heads, for a declared role (it may read
+``true`` and ``does``, as ``next`` does). Returned as warnings: negation through recursion
+between relations (several ggp.org games write ``(<= (goal r 100) (not (goal r 0)))``,
+stratified on the ground level, which the engine checks), and a keyword's name used as a
+function symbol (``(holds (true x))``: a term, as an argument position holds terms only).
 
 What real game servers ran, and GGP-Base reads, is read by default, each with a warning that
 says what was read how, for the reading is unambiguous:
@@ -20,8 +20,8 @@ says what was read how, for the reading is unambiguous:
   ``(base (cell 1 2))``, as the parser reads them (see :mod:`reasoner.gdl.parser`).
 
 ``strict=True`` refuses all three, as the GDL specification and GGP-Base's validator do.
-Unsafe rules, negation through recursion that the ground program does not stratify, and
-GDL-II are refused either way.
+Unsafe rules and negation through recursion that the ground program does not stratify are
+refused either way.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from reasoner.errors import GdlValidationError, GoalValueError, UnsupportedGdlError
+from reasoner.errors import GdlValidationError, GoalValueError
 from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
@@ -60,7 +60,7 @@ UNSTRATIFIED_RELATIONS = "unstratified-relations"
 Signature = tuple[str, int]
 
 _BODY_ONLY = {"true": 1, "does": 2, "distinct": 2}
-_HEAD_ONLY = {"next": 1}
+_HEAD_ONLY = {"next": 1, "sees": 2}
 _ARITIES = {
     "role": 1, "init": 1, "true": 1, "does": 2, "next": 1, "legal": 2, "goal": 2,
     "terminal": 0, "base": 1, "input": 2, "sees": 2,
@@ -145,7 +145,10 @@ def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
         if not isinstance(head.args[0], Constant):
             raise _error(rule, "a role must be a constant", reason="role-not-constant")
     for atom in atoms[1:]:
-        if atom.name in _HEAD_ONLY and _is_keyword(atom):
+        if atom.name in _HEAD_ONLY and _is_keyword(atom) and not (
+                atom.name == "next" and head.name == "sees" and _is_keyword(head)):
+            # GDL-II: a percept may tell of the successor state, as Dresden's game
+            # controller's games write it: (<= (sees ?r (at ?x)) (next (at ?x)) ...).
             raise _error(rule, f"'{atom.name}' may only appear in rule heads",
                          reason="head-only", symbols=(atom.name,))
 
@@ -309,7 +312,6 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
             ``base`` or ``input``. The GDL specification and GGP-Base's validator do.
 
     Raises:
-        UnsupportedGdlError: for GDL-II constructs.
         GdlValidationError: naming the offending rule and its line:column.
     """
     warnings: list[Warning] = []
@@ -320,14 +322,11 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
     graph: dict[Signature, set[Signature]] = defaultdict(set)
     negative_edges: list[tuple[Signature, Signature, Rule]] = []
     flats: list[tuple[Rule, Rule]] = []
-    for rule in game.rules:
-        if rule.head.name == "sees" or any(
-            atom.name == "sees" for literal in rule.body for atom, _ in literal_atoms(literal)
-        ):
-            raise _error(rule, "GDL-II ('sees') is not supported: this reasoner plays base GDL",
-                         UnsupportedGdlError, reason="gdl-ii", symbols=("sees",))
     for reading in game.readings:
         if strict:
+            if reading.rule.head.name == "sees":  # a percept's role that nothing binds
+                raise _error(reading.rule, f"unsafe rule: {reading.message} (refused when "
+                             "reading strictly)", reason="unsafe-head")
             _check_keywords(reading.rule, strict, warnings, reported)  # raises
         warnings.append(Warning(reading.message, reading.rule.pos))
     for rule in game.rules:
@@ -357,10 +356,14 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
             raise _error(rule, f"role '{name}' is declared twice", reason="role-twice",
                          symbols=(name,))
         seen_roles[name] = rule
-    if "random" in seen_roles:
-        warnings.append(Warning(
-            "a role is named 'random'; it is played as an ordinary player (GDL-II's random "
-            "nature player is not supported)", seen_roles["random"].pos))
+    for rule in game.rules:  # GDL-II: a percept goes to a declared role
+        head = rule.head
+        if head.name == "sees" and _is_keyword(head):
+            who = head.args[0]
+            if isinstance(who, Function) or (isinstance(who, Constant)
+                                             and who.name not in seen_roles):
+                raise _error(rule, f"'sees' names {who}, which is not a role",
+                             reason="sees-role", symbols=(str(who),))
 
     component = strongly_connected_components(graph)
     for head, body, rule in negative_edges:
