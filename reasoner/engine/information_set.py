@@ -119,11 +119,11 @@ def sample_information_set(game: Game, role: str, history: Sequence[Turn], count
             if state is None and search.sampled:  # not every joint move was tried: no proof
                 raise _Budget
             if state is None:
-                turn = search.deepest
+                deepest = search.deepest
                 raise InvalidStateError(
-                    f"no state explains turn {turn} of {role}'s history: no joint move with "
-                    f"{role}'s move {history[turn].move} gives it the percepts it received"
-                    if turn < len(history) else f"no state explains {role}'s history",
+                    f"no state explains turn {deepest} of {role}'s history: no joint move with "
+                    f"{role}'s move {history[deepest].move} gives it the percepts it received"
+                    if deepest < len(history) else f"no state explains {role}'s history",
                     reason="inconsistent-history")
             states.append(state)
     except _Budget:

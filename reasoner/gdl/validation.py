@@ -357,9 +357,9 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
                          symbols=(name,))
         seen_roles[name] = rule
     for rule in game.rules:  # GDL-II: a percept goes to a declared role
-        head = rule.head
-        if head.name == "sees" and _is_keyword(head):
-            who = head.args[0]
+        percept = rule.head
+        if percept.name == "sees" and _is_keyword(percept):
+            who = percept.args[0]
             if isinstance(who, Function) or (isinstance(who, Constant)
                                              and who.name not in seen_roles):
                 raise _error(rule, f"'sees' names {who}, which is not a role",
