@@ -95,6 +95,23 @@ class GameSession:
         return self._ask(self._game.step_many_question(state, joints,
                                                        check_legal=check_legal))
 
+    def percepts(self, state: State, joint: tuple[int, ...], *,
+                 check_legal: bool = True) -> Future[tuple[tuple[int, ...], ...]]:
+        """:meth:`RemoteGame.percepts`, answered on the stream."""
+        return self._ask(self._game.percepts_question(state, joint, check_legal=check_legal))
+
+    def sample_information_set(self, role: str,
+                               history: Sequence[tuple[str, Sequence[str]]],
+                               count: int = 1, *, seed: int = 0, max_nodes: int = 0
+                               ) -> Future[tuple[list[State], int, bool]]:
+        """:meth:`RemoteGame.sample_information_set`, answered on the stream.
+
+        Raises:
+            ValueError: ``count`` or ``max_nodes`` out of range (at once).
+        """
+        return self._ask(self._game.sample_information_set_question(
+            role, history, count, seed=seed, max_nodes=max_nodes))
+
     def expand(self, state: State) -> Future[
             tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]]:
         """:meth:`RemoteGame.expand`, answered on the stream."""

@@ -53,6 +53,15 @@ class Asking(Protocol):
                            check_legal: bool = True
                            ) -> Question[list[tuple[State, StateInfo]]]: ...
 
+    def percepts_question(self, state: State, joint: tuple[int, ...], *,
+                          check_legal: bool = True
+                          ) -> Question[tuple[tuple[int, ...], ...]]: ...
+
+    def sample_information_set_question(
+            self, role: str, history: Sequence[tuple[str, Sequence[str]]], count: int = 1,
+            *, seed: int = 0, max_nodes: int = 0
+            ) -> Question[tuple[list[State], int, bool]]: ...
+
     def expand_question(self, state: State) -> Question[
             tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]]: ...
 

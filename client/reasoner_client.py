@@ -352,6 +352,13 @@ class RemoteGame:
         self._by_text = {(self.roles[r], t): i
                          for i, (r, t) in enumerate(zip(self.move_role, self.move_texts,
                                                         strict=True))}
+        # GDL-II: whether the game has sees rules or nature, nature's role name (None when
+        # there is none), and the percept table (percept id i: the role that perceives it
+        # and its GDL text).
+        self.is_gdl2: bool = info.gdl2
+        self.random_role: str | None = info.random_role or None
+        self.percept_table: tuple[tuple[str, str], ...] = tuple(
+            (self.roles[p.role], p.text) for p in info.percepts)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -455,6 +462,37 @@ class RemoteGame:
         """Successors under several joint moves, in one call."""
         return self._ask(self.step_many_question(state, joints, check_legal=check_legal))
 
+    def percepts(self, state: State, joint: tuple[int, ...], *,
+                 check_legal: bool = True) -> tuple[tuple[int, ...], ...]:
+        """GDL-II: per role (role order), the ids (into :attr:`percept_table`) of the
+        percepts that role receives when ``joint`` (move ids) is played in ``state``, as
+        :meth:`reasoner.Game.percept_ids` answers in process; none for any role of a plain
+        game. One Next call.
+
+        Raises:
+            IllegalMoveError: with ``check_legal``, a move that is not legal in ``state``.
+        """
+        return self._ask(self.percepts_question(state, joint, check_legal=check_legal))
+
+    def sample_information_set(self, role: str,
+                               history: Sequence[tuple[str, Sequence[str]]],
+                               count: int = 1, *, seed: int = 0, max_nodes: int = 0
+                               ) -> tuple[list[State], int, bool]:
+        """GDL-II: up to ``count`` states of ``role``'s information set after ``history``
+        (per turn, the move it played as GDL text and the percepts it received after it),
+        found by the server's seeded search (see ``reasoner.engine.information_set``)
+        within ``max_nodes`` joint moves tried (0: the server's default, 100,000); with the
+        joint moves tried and whether the budget ran out before ``count`` states were found.
+
+        Raises:
+            IllegalMoveError: an unknown role, or a move the role can never make.
+            InvalidStateError: no state explains the history (the message names the turn).
+            ResourceLimitError: the budget ran out before any state was found.
+            ValueError: ``count`` or ``max_nodes`` negative or out of the field's range.
+        """
+        return self._ask(self.sample_information_set_question(
+            role, history, count, seed=seed, max_nodes=max_nodes))
+
     def expand(self, state: State
                ) -> tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]:
         """The state's info and every legal joint move with its successor."""
@@ -546,6 +584,39 @@ class RemoteGame:
                             check_legal=check_legal),
                         lambda r: [(self._state(s.state), _info(s.info))
                                    for s in r.successors])
+
+    def percepts_question(self, state: State, joint: tuple[int, ...], *,
+                          check_legal: bool = True) -> Question[tuple[tuple[int, ...], ...]]:
+        roles = len(self.roles)
+
+        def answer(r: pb.NextResponse) -> tuple[tuple[int, ...], ...]:
+            (successor,) = r.successors
+            if not successor.percepts:  # a plain game: nobody perceives anything
+                return tuple(() for _ in range(roles))
+            return tuple(tuple(p.percept_ids) for p in successor.percepts)
+
+        return Question("Next", "next",
+                        lambda: pb.NextRequest(game_id=self.id, state=_message(state),
+                                               joint_moves=[pb.JointMove(moves=joint)],
+                                               check_legal=check_legal),
+                        answer)
+
+    def sample_information_set_question(
+            self, role: str, history: Sequence[tuple[str, Sequence[str]]], count: int = 1,
+            *, seed: int = 0, max_nodes: int = 0) -> Question[tuple[list[State], int, bool]]:
+        _count("count", count)
+        if not 0 <= max_nodes < 2**64:
+            raise ArgumentError(f"max_nodes must be from 0 to {2**64 - 1}, got {max_nodes}",
+                                argument="max_nodes", value=max_nodes,
+                                allowed=range(2**64))
+        turns = [pb.HistoryTurn(move=move, percepts=list(percepts))
+                 for move, percepts in history]
+        return Question("SampleInformationSet", "sample_information_set",
+                        lambda: pb.SampleInformationSetRequest(
+                            game_id=self.id, role=role, history=turns, count=count,
+                            seed=seed % 2**64, max_nodes=max_nodes),
+                        lambda r: ([self._state(s) for s in r.states], int(r.nodes),
+                                   bool(r.exhausted)))
 
     def expand_question(self, state: State) -> Question[
             tuple[StateInfo, list[tuple[tuple[int, ...], State, StateInfo]]]]:

@@ -856,7 +856,7 @@ def test_reflection_describes_the_reasoner(srv: Server) -> None:
         "LoadGame", "GetGame", "InitialState", "Query", "Next", "Expand", "Simulate",
         "Translate", "Supersets", "StreamSupersets", "RelaxedLayers", "Instantiate", "Evaluate",
         "AnalyzeGame",
-        "ListGames", "LookupMoves", "Session"]
+        "ListGames", "LookupMoves", "Session", "SampleInformationSet"]
 
 
 # -- the serve command -----------------------------------------------------------------------

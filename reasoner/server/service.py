@@ -25,6 +25,7 @@ from reasoner.core.values import State, StateInfo
 from reasoner.core.walk import Simulation
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
+from reasoner.engine.information_set import Turn, sample_information_set
 from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
@@ -64,14 +65,23 @@ MAX_NEXT_JOINT_MOVES = 100_000
 MAX_EVALUATE_STATES = 10_000
 MAX_QUERY_STATES = 100_000
 MAX_LOOKUP_TEXTS = 100_000
+# SampleInformationSet: the most states one request may ask for, the largest budget of joint
+# moves tried (0 asks for the default), and the longest history (the search recurses once
+# per turn, so a history must stay well inside the interpreter's recursion limit).
+MAX_SAMPLE_COUNT = 10_000
+MAX_SAMPLE_NODES = 10_000_000
+DEFAULT_SAMPLE_NODES = 100_000
+MAX_HISTORY_TURNS = 500
 DEFAULT_MAX_STEPS = 1000
 # Calls whose cost grows with their arguments run in a pool of their own past these sizes
 # (see ReasonerService._costly): playouts of a Simulate, children of an Expand, states of a
-# Query or joint moves of a Next, states of an Evaluate.
+# Query or joint moves of a Next, states of an Evaluate, joint moves a SampleInformationSet
+# may try.
 COSTLY_PLAYOUTS = 1_000
 COSTLY_CHILDREN = 1_000
 COSTLY_STATES = 1_000
 COSTLY_EVALUATIONS = 100
+COSTLY_SAMPLE_NODES = 1_000
 # The nice value of the threads that run costly calls: a short Query waiting for a core gets
 # it before them (the kernel's own threads for playouts inherit it).
 COSTLY_NICENESS = 10
@@ -223,11 +233,30 @@ def _info_message(info: StateInfo) -> pb.StateInfo:
     )
 
 
+def _percepts_message(percepts: tuple[tuple[int, ...], ...]) -> list[pb.RolePercepts]:
+    """GDL-II: the percept ids each role receives after one joint move, in role order."""
+    return [pb.RolePercepts(percept_ids=sorted(ids)) for ids in percepts]
+
+
+def _successor_message(game: Game, state: State, joint: tuple[int, ...], following: State,
+                       info: StateInfo) -> pb.Successor:
+    """The successor of ``state`` under ``joint``, with what it answers and, in a GDL-II
+    game, what each role perceives (plain games skip the percepts' solve)."""
+    message = pb.Successor(state=_state_message(following), info=_info_message(info))
+    if game.is_gdl2:
+        message.percepts.extend(_percepts_message(game.percept_ids(state, joint)))
+    return message
+
+
 def _game_message(loaded: LoadedGame) -> pb.GameInfo:
     game = loaded.game
     s = game.statistics
     role_index = {role: i for i, role in enumerate(game.roles)}
     return pb.GameInfo(
+        gdl2=game.is_gdl2,
+        random_role=game.random_role or "",
+        percepts=[pb.PerceptEntry(role=role_index[role], text=text)
+                  for role, text in game.percept_table],
         game_id=loaded.id,
         roles=list(game.roles),
         fluents=list(game.fluents),
@@ -295,7 +324,8 @@ _REQUESTS_ENDED = object()
 # The rpc that answers each kind of session request.
 _SESSION_METHODS = {"get_game": "GetGame", "initial_state": "InitialState", "query": "Query",
                     "next": "Next", "expand": "Expand", "simulate": "Simulate",
-                    "evaluate": "Evaluate", "lookup_moves": "LookupMoves"}
+                    "evaluate": "Evaluate", "lookup_moves": "LookupMoves",
+                    "sample_information_set": "SampleInformationSet"}
 # When the call that this thread serves must end by the server's bound (set per call).
 _call = threading.local()
 
@@ -483,9 +513,10 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         total = len(request.joint_moves)
 
         def successors() -> Iterator[pb.Successor]:
-            for joint in request.joint_moves:
-                following, info = game.step(state, tuple(joint.moves), check_legal=check)
-                yield pb.Successor(state=_state_message(following), info=_info_message(info))
+            for joint_move in request.joint_moves:
+                joint = tuple(joint_move.moves)
+                following, info = game.step(state, joint, check_legal=check)
+                yield _successor_message(game, state, joint, following, info)
 
         return pb.NextResponse(successors=self._costly(
             "Next", total > COSTLY_STATES, context, lambda: self._gathered(
@@ -522,8 +553,8 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         """Expand's children, once the request is read and admitted."""
         head.children.extend(self._gathered(
             (pb.Child(joint_move=pb.JointMove(moves=joint),
-                      successor=pb.Successor(state=_state_message(following),
-                                             info=_info_message(child_info)))
+                      successor=_successor_message(game, state, tuple(joint), following,
+                                                   child_info))
              for joint, following, child_info in game.children(state, info)), context,
             lambda n: f"the first {n:,} of the state's {count:,} children",
             "use Query and Next", head.ByteSize()))
@@ -783,6 +814,36 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                f"{len(request.texts):,}", reason="too-many-texts")
         return pb.LookupMovesResponse(
             move_ids=[game.move(request.role, text).id for text in request.texts])
+
+    @_rpc
+    def SampleInformationSet(self, request: pb.SampleInformationSetRequest,
+                             context: grpc.ServicerContext
+                             ) -> pb.SampleInformationSetResponse:
+        game = self._registry.get(request.game_id).game
+        if request.count > MAX_SAMPLE_COUNT:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"at most {MAX_SAMPLE_COUNT:,} states per request, got "
+                               f"{request.count:,}", reason="too-many-states")
+        if request.max_nodes > MAX_SAMPLE_NODES:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"max_nodes may be at most {MAX_SAMPLE_NODES:,}, got "
+                               f"{request.max_nodes:,}", reason="max-nodes")
+        if len(request.history) > MAX_HISTORY_TURNS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"at most {MAX_HISTORY_TURNS:,} turns of history, got "
+                               f"{len(request.history):,}", reason="history-length")
+        history = [Turn(turn.move, tuple(turn.percepts)) for turn in request.history]
+        max_nodes = request.max_nodes or DEFAULT_SAMPLE_NODES
+        found = self._costly(
+            "SampleInformationSet", max_nodes > COSTLY_SAMPLE_NODES, context,
+            lambda: sample_information_set(game, request.role, history, request.count,
+                                           seed=request.seed, max_nodes=max_nodes,
+                                           check=lambda: _check_time(context)))
+        response = pb.SampleInformationSetResponse(
+            states=[_state_message(state) for state in found.states], nodes=found.nodes,
+            seconds=found.seconds, exhausted=found.exhausted)
+        self._fits(response, f"{len(found.states):,} states")
+        return response
 
     def Session(self, requests: Iterator[bytes],
                 context: grpc.ServicerContext) -> Iterator[bytes]:

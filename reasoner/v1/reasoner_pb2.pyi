@@ -46,7 +46,7 @@ ERROR_KIND_REFERENCE_FAILURE: ErrorKind
 ERROR_KIND_REASONER: ErrorKind
 
 class SessionRequest(_message.Message):
-    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "more")
+    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "sample_information_set", "more")
     TAG_FIELD_NUMBER: _ClassVar[int]
     GET_GAME_FIELD_NUMBER: _ClassVar[int]
     INITIAL_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +56,7 @@ class SessionRequest(_message.Message):
     SIMULATE_FIELD_NUMBER: _ClassVar[int]
     EVALUATE_FIELD_NUMBER: _ClassVar[int]
     LOOKUP_MOVES_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_INFORMATION_SET_FIELD_NUMBER: _ClassVar[int]
     MORE_FIELD_NUMBER: _ClassVar[int]
     tag: int
     get_game: GetGameRequest
@@ -66,11 +67,12 @@ class SessionRequest(_message.Message):
     simulate: SimulateRequest
     evaluate: EvaluateRequest
     lookup_moves: LookupMovesRequest
+    sample_information_set: SampleInformationSetRequest
     more: _containers.RepeatedCompositeFieldContainer[SessionRequest]
-    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameRequest, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateRequest, _Mapping]] = ..., query: _Optional[_Union[QueryRequest, _Mapping]] = ..., next: _Optional[_Union[NextRequest, _Mapping]] = ..., expand: _Optional[_Union[ExpandRequest, _Mapping]] = ..., simulate: _Optional[_Union[SimulateRequest, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateRequest, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesRequest, _Mapping]] = ..., more: _Optional[_Iterable[_Union[SessionRequest, _Mapping]]] = ...) -> None: ...
+    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameRequest, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateRequest, _Mapping]] = ..., query: _Optional[_Union[QueryRequest, _Mapping]] = ..., next: _Optional[_Union[NextRequest, _Mapping]] = ..., expand: _Optional[_Union[ExpandRequest, _Mapping]] = ..., simulate: _Optional[_Union[SimulateRequest, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateRequest, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesRequest, _Mapping]] = ..., sample_information_set: _Optional[_Union[SampleInformationSetRequest, _Mapping]] = ..., more: _Optional[_Iterable[_Union[SessionRequest, _Mapping]]] = ...) -> None: ...
 
 class SessionResponse(_message.Message):
-    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "error", "more")
+    __slots__ = ("tag", "get_game", "initial_state", "query", "next", "expand", "simulate", "evaluate", "lookup_moves", "sample_information_set", "error", "more")
     TAG_FIELD_NUMBER: _ClassVar[int]
     GET_GAME_FIELD_NUMBER: _ClassVar[int]
     INITIAL_STATE_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +82,7 @@ class SessionResponse(_message.Message):
     SIMULATE_FIELD_NUMBER: _ClassVar[int]
     EVALUATE_FIELD_NUMBER: _ClassVar[int]
     LOOKUP_MOVES_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_INFORMATION_SET_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     MORE_FIELD_NUMBER: _ClassVar[int]
     tag: int
@@ -91,9 +94,10 @@ class SessionResponse(_message.Message):
     simulate: SimulateResponse
     evaluate: EvaluateResponse
     lookup_moves: LookupMovesResponse
+    sample_information_set: SampleInformationSetResponse
     error: RequestStatus
     more: _containers.RepeatedCompositeFieldContainer[SessionResponse]
-    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameResponse, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateResponse, _Mapping]] = ..., query: _Optional[_Union[QueryResponse, _Mapping]] = ..., next: _Optional[_Union[NextResponse, _Mapping]] = ..., expand: _Optional[_Union[ExpandResponse, _Mapping]] = ..., simulate: _Optional[_Union[SimulateResponse, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateResponse, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesResponse, _Mapping]] = ..., error: _Optional[_Union[RequestStatus, _Mapping]] = ..., more: _Optional[_Iterable[_Union[SessionResponse, _Mapping]]] = ...) -> None: ...
+    def __init__(self, tag: _Optional[int] = ..., get_game: _Optional[_Union[GetGameResponse, _Mapping]] = ..., initial_state: _Optional[_Union[InitialStateResponse, _Mapping]] = ..., query: _Optional[_Union[QueryResponse, _Mapping]] = ..., next: _Optional[_Union[NextResponse, _Mapping]] = ..., expand: _Optional[_Union[ExpandResponse, _Mapping]] = ..., simulate: _Optional[_Union[SimulateResponse, _Mapping]] = ..., evaluate: _Optional[_Union[EvaluateResponse, _Mapping]] = ..., lookup_moves: _Optional[_Union[LookupMovesResponse, _Mapping]] = ..., sample_information_set: _Optional[_Union[SampleInformationSetResponse, _Mapping]] = ..., error: _Optional[_Union[RequestStatus, _Mapping]] = ..., more: _Optional[_Iterable[_Union[SessionResponse, _Mapping]]] = ...) -> None: ...
 
 class RequestStatus(_message.Message):
     __slots__ = ("code", "message", "details")
@@ -186,7 +190,7 @@ class LookupMovesResponse(_message.Message):
     def __init__(self, move_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("game_id", "roles", "fluents", "moves", "role_moves", "warnings", "statistics")
+    __slots__ = ("game_id", "roles", "fluents", "moves", "role_moves", "warnings", "statistics", "gdl2", "random_role", "percepts")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     ROLES_FIELD_NUMBER: _ClassVar[int]
     FLUENTS_FIELD_NUMBER: _ClassVar[int]
@@ -194,6 +198,9 @@ class GameInfo(_message.Message):
     ROLE_MOVES_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     STATISTICS_FIELD_NUMBER: _ClassVar[int]
+    GDL2_FIELD_NUMBER: _ClassVar[int]
+    RANDOM_ROLE_FIELD_NUMBER: _ClassVar[int]
+    PERCEPTS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     roles: _containers.RepeatedScalarFieldContainer[str]
     fluents: _containers.RepeatedScalarFieldContainer[str]
@@ -201,7 +208,18 @@ class GameInfo(_message.Message):
     role_moves: _containers.RepeatedCompositeFieldContainer[RoleMoves]
     warnings: _containers.RepeatedScalarFieldContainer[str]
     statistics: LoadStatistics
-    def __init__(self, game_id: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., fluents: _Optional[_Iterable[str]] = ..., moves: _Optional[_Iterable[_Union[MoveEntry, _Mapping]]] = ..., role_moves: _Optional[_Iterable[_Union[RoleMoves, _Mapping]]] = ..., warnings: _Optional[_Iterable[str]] = ..., statistics: _Optional[_Union[LoadStatistics, _Mapping]] = ...) -> None: ...
+    gdl2: bool
+    random_role: str
+    percepts: _containers.RepeatedCompositeFieldContainer[PerceptEntry]
+    def __init__(self, game_id: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., fluents: _Optional[_Iterable[str]] = ..., moves: _Optional[_Iterable[_Union[MoveEntry, _Mapping]]] = ..., role_moves: _Optional[_Iterable[_Union[RoleMoves, _Mapping]]] = ..., warnings: _Optional[_Iterable[str]] = ..., statistics: _Optional[_Union[LoadStatistics, _Mapping]] = ..., gdl2: _Optional[bool] = ..., random_role: _Optional[str] = ..., percepts: _Optional[_Iterable[_Union[PerceptEntry, _Mapping]]] = ...) -> None: ...
+
+class PerceptEntry(_message.Message):
+    __slots__ = ("role", "text")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    role: int
+    text: str
+    def __init__(self, role: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class MoveEntry(_message.Message):
     __slots__ = ("role", "text")
@@ -356,12 +374,20 @@ class NextResponse(_message.Message):
     def __init__(self, successors: _Optional[_Iterable[_Union[Successor, _Mapping]]] = ...) -> None: ...
 
 class Successor(_message.Message):
-    __slots__ = ("state", "info")
+    __slots__ = ("state", "info", "percepts")
     STATE_FIELD_NUMBER: _ClassVar[int]
     INFO_FIELD_NUMBER: _ClassVar[int]
+    PERCEPTS_FIELD_NUMBER: _ClassVar[int]
     state: State
     info: StateInfo
-    def __init__(self, state: _Optional[_Union[State, _Mapping]] = ..., info: _Optional[_Union[StateInfo, _Mapping]] = ...) -> None: ...
+    percepts: _containers.RepeatedCompositeFieldContainer[RolePercepts]
+    def __init__(self, state: _Optional[_Union[State, _Mapping]] = ..., info: _Optional[_Union[StateInfo, _Mapping]] = ..., percepts: _Optional[_Iterable[_Union[RolePercepts, _Mapping]]] = ...) -> None: ...
+
+class RolePercepts(_message.Message):
+    __slots__ = ("percept_ids",)
+    PERCEPT_IDS_FIELD_NUMBER: _ClassVar[int]
+    percept_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, percept_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ExpandRequest(_message.Message):
     __slots__ = ("game_id", "state")
@@ -800,6 +826,42 @@ class AnalyzeGameResponse(_message.Message):
     terminal_states_seen: int
     elapsed_ms: float
     def __init__(self, successors: _Optional[_Iterable[_Union[AnalyzeGameResponse.Chain, _Mapping]]] = ..., orders: _Optional[_Iterable[_Union[AnalyzeGameResponse.Order, _Mapping]]] = ..., step_counters: _Optional[_Iterable[_Union[AnalyzeGameResponse.StepCounter, _Mapping]]] = ..., boards: _Optional[_Iterable[_Union[AnalyzeGameResponse.Board, _Mapping]]] = ..., quantities: _Optional[_Iterable[_Union[AnalyzeGameResponse.Quantity, _Mapping]]] = ..., turn_taking: _Optional[bool] = ..., noop_moves: _Optional[_Iterable[_Union[AnalyzeGameResponse.RoleNoops, _Mapping]]] = ..., teams: _Optional[_Iterable[_Union[AnalyzeGameResponse.Team, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[AnalyzeGameResponse.Feature, _Mapping]]] = ..., heuristics: _Optional[_Iterable[_Union[AnalyzeGameResponse.Heuristic, _Mapping]]] = ..., states_seen: _Optional[int] = ..., terminal_states_seen: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+
+class SampleInformationSetRequest(_message.Message):
+    __slots__ = ("game_id", "role", "history", "count", "seed", "max_nodes")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    MAX_NODES_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    role: str
+    history: _containers.RepeatedCompositeFieldContainer[HistoryTurn]
+    count: int
+    seed: int
+    max_nodes: int
+    def __init__(self, game_id: _Optional[str] = ..., role: _Optional[str] = ..., history: _Optional[_Iterable[_Union[HistoryTurn, _Mapping]]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., max_nodes: _Optional[int] = ...) -> None: ...
+
+class HistoryTurn(_message.Message):
+    __slots__ = ("move", "percepts")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    PERCEPTS_FIELD_NUMBER: _ClassVar[int]
+    move: str
+    percepts: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, move: _Optional[str] = ..., percepts: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SampleInformationSetResponse(_message.Message):
+    __slots__ = ("states", "nodes", "seconds", "exhausted")
+    STATES_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    EXHAUSTED_FIELD_NUMBER: _ClassVar[int]
+    states: _containers.RepeatedCompositeFieldContainer[State]
+    nodes: int
+    seconds: float
+    exhausted: bool
+    def __init__(self, states: _Optional[_Iterable[_Union[State, _Mapping]]] = ..., nodes: _Optional[int] = ..., seconds: _Optional[float] = ..., exhausted: _Optional[bool] = ...) -> None: ...
 
 class ErrorDetail(_message.Message):
     __slots__ = ("kind", "message", "line", "column", "bound", "relation", "network", "role", "move_id", "reason")

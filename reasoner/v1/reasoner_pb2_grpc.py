@@ -120,6 +120,11 @@ class ReasonerStub:
                 request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SessionRequest.SerializeToString,
                 response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SessionResponse.FromString,
                 _registered_method=True)
+        self.SampleInformationSet = channel.unary_unary(
+                '/reasoner.v1.Reasoner/SampleInformationSet',
+                request_serializer=reasoner_dot_v1_dot_reasoner__pb2.SampleInformationSetRequest.SerializeToString,
+                response_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SampleInformationSetResponse.FromString,
+                _registered_method=True)
 
 
 class ReasonerServicer:
@@ -271,6 +276,18 @@ class ReasonerServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SampleInformationSet(self, request, context):
+        """GDL-II: states of one role's information set, the states its own moves and percepts
+        so far are consistent with, found by a seeded randomised search over the histories
+        (the other roles' moves, random's among them). INVALID_ARGUMENT for an unknown role, a
+        move the role can never make, a history no state explains (the message names the
+        turn), or count or max_nodes past their caps; RESOURCE_EXHAUSTED when max_nodes runs
+        out before any state is found.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ReasonerServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -358,6 +375,11 @@ def add_ReasonerServicer_to_server(servicer, server):
                     servicer.Session,
                     request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SessionRequest.FromString,
                     response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SessionResponse.SerializeToString,
+            ),
+            'SampleInformationSet': grpc.unary_unary_rpc_method_handler(
+                    servicer.SampleInformationSet,
+                    request_deserializer=reasoner_dot_v1_dot_reasoner__pb2.SampleInformationSetRequest.FromString,
+                    response_serializer=reasoner_dot_v1_dot_reasoner__pb2.SampleInformationSetResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -820,6 +842,33 @@ class Reasoner:
             '/reasoner.v1.Reasoner/Session',
             reasoner_dot_v1_dot_reasoner__pb2.SessionRequest.SerializeToString,
             reasoner_dot_v1_dot_reasoner__pb2.SessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SampleInformationSet(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/reasoner.v1.Reasoner/SampleInformationSet',
+            reasoner_dot_v1_dot_reasoner__pb2.SampleInformationSetRequest.SerializeToString,
+            reasoner_dot_v1_dot_reasoner__pb2.SampleInformationSetResponse.FromString,
             options,
             channel_credentials,
             insecure,
