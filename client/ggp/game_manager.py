@@ -9,6 +9,11 @@ step. ``play`` and ``stop`` carry the moves actually applied. Seats rotate over 
 in match ``k`` (from 0) role ``r`` is played by the player ``(r + k) mod n``. A player's
 wins, draws and losses are :func:`reasoner.core.outcome.outcome`'s.
 
+A GDL-II game (``sees`` rules or a ``random`` role) is played as GDL-II's protocol has it:
+the manager plays ``random`` itself (uniformly, seeded), players seat only the other roles,
+and each player is told its own last move and its own percepts, never the joint move
+(``(play MATCHID TURN LASTMOVE PERCEPTS)``, see :mod:`client.ggp.messages`).
+
 A :class:`WebPublisher` shows the matches on the web page (``gdl-reasoner web``) as they are
 played: ``manage --web URL`` publishes each match's record at its start, after every step
 and at its end.
@@ -34,8 +39,11 @@ from reasoner.core.outcome import Outcome, outcome
 from reasoner.engine.game import Game
 from reasoner.errors import ReasonerError
 
-__all__ = ["MatchRecord", "PlayerTally", "WebPublisher", "ping", "run_match", "save",
-           "seats", "tally"]
+__all__ = ["RANDOM_SEAT", "MatchRecord", "PlayerTally", "WebPublisher", "ping", "run_match",
+           "save", "seated_roles", "seats", "tally"]
+
+# The player recorded for GDL-II's random role, which the manager plays itself.
+RANDOM_SEAT = "random (the manager)"
 
 # A play's answer may come this long after the play clock (GGP-Base's read timeout).
 LATE_SECONDS = 1.0
@@ -132,36 +140,51 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
             yet).
         on_step: Called with the record after every joint move.
     """
-    if len(players) != len(game.roles):
-        raise ValueError(f"the game has {len(game.roles)} roles but {len(players)} players "
+    seated = seated_roles(game)
+    if len(players) != len(seated):
+        raise ValueError(f"the game has {len(seated)} roles to seat but {len(players)} players "
                          "were given")
+    gdl2 = bool(getattr(game, "is_gdl2", False))
+    by_role = dict(zip(seated, players, strict=True))
+    everyone = [by_role.get(r, RANDOM_SEAT) for r in range(len(game.roles))]
     rng = random.Random(f"{seed}/{match_id}")
-    record = MatchRecord(match_id, game_name, list(game.roles), list(players), start_clock,
+    record = MatchRecord(match_id, game_name, list(game.roles), everyone, start_clock,
                          play_clock, states=[] if record_states else None)
     began = time.monotonic()
     state, info = game.initial()
     if on_start is not None:
         on_start(record)
-    with concurrent.futures.ThreadPoolExecutor(2 * len(players)) as pool:
-        starts = [write_message("start", match_id, role=role, rules=rules,
+    seated_players = [by_role[r] for r in seated]
+    with concurrent.futures.ThreadPoolExecutor(2 * len(players) + 1) as pool:
+        starts = [write_message("start", match_id, role=game.roles[r], rules=rules,
                                 start_clock=start_clock, play_clock=play_clock)
-                  for role in game.roles]
-        record.start_errors = [error for _, error, _ in
-                               _ask_all(pool, players, starts, start_clock + LATE_SECONDS)]
+                  for r in seated]
+        started = _ask_all(pool, seated_players, starts, start_clock + LATE_SECONDS)
+        found = dict(zip(seated, (error for _, error, _ in started), strict=True))
+        record.start_errors = [found.get(r, "") for r in range(len(game.roles))]
         last: tuple[str, ...] | None = None
+        seen: list[tuple[str, ...]] = [() for _ in game.roles]  # GDL-II: last percepts
         while not info.terminal and len(record.moves) < max_steps:
             if record.states is not None:
                 record.states.append(sorted(state.fluents))
-            body = write_message("play", match_id, moves=last)
-            answers = _ask_all(pool, players, [body] * len(players),
-                               play_clock + LATE_SECONDS)
+            turn = len(record.moves)
+            bodies = [_play_message("play", match_id, last, turn, r, seen, gdl2)
+                      for r in seated]
+            asked = dict(zip(seated, _ask_all(pool, seated_players, bodies,
+                                             play_clock + LATE_SECONDS), strict=True))
             joint, texts, errors, said, times = [], [], [], [], []
-            for r, (answer, error, ms) in enumerate(answers):
+            for r in range(len(game.roles)):
                 legal = info.legal[r]
-                move = _legal_move(game, r, answer, legal) if not error else None
-                if move is None:
-                    error = error or "IL"
+                if r not in asked:  # random: the manager's uniform draw
                     move = rng.choice(legal)
+                    answer, error, ms = game.move_texts[move], "", 0.0
+                else:
+                    answer, error, ms = asked[r]
+                    named = _legal_move(game, r, answer, legal) if not error else None
+                    if named is None:
+                        error = error or "IL"
+                        named = rng.choice(legal)
+                    move = named
                 joint.append(move)
                 texts.append(game.move_texts[move])
                 errors.append(error)
@@ -171,6 +194,10 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
             record.errors.append(errors)
             record.answers.append(said)
             record.answer_ms.append(times)
+            if gdl2:
+                percepts = game.percept_ids(state, tuple(joint))
+                table = game.percept_table
+                seen = [tuple(table[i][1] for i in ids) for ids in percepts]
             state, info = game.step(state, tuple(joint), check_legal=False)
             last = tuple(texts)
             if on_step is not None:
@@ -179,10 +206,29 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
             record.states.append(sorted(state.fluents))
         record.goals = [info.goal(r) for r in range(len(game.roles))]
         record.terminal = info.terminal
-        _ask_all(pool, players, [write_message("stop", match_id, moves=last)] * len(players),
-                 play_clock)
+        stops = [_play_message("stop", match_id, last, len(record.moves), r, seen, gdl2)
+                 for r in seated]
+        _ask_all(pool, seated_players, stops, play_clock)
     record.seconds = round(time.monotonic() - began, 3)
     return record
+
+
+def seated_roles(game: Game) -> list[int]:
+    """The roles that players seat: every role but GDL-II's ``random``, which the manager
+    plays."""
+    nature = getattr(game, "random_role", None)
+    return [r for r, role in enumerate(game.roles) if role != nature]
+
+
+def _play_message(kind: str, match_id: str, last: tuple[str, ...] | None, turn: int,
+                  role: int, seen: Sequence[tuple[str, ...]], gdl2: bool) -> str:
+    """Play or stop for the player of ``role``: GDL's with the joint move, or GDL-II's with
+    its own last move and percepts only."""
+    if not gdl2:
+        return write_message(kind, match_id, moves=last)
+    return write_message(kind, match_id, turn=turn,
+                         last_move=None if last is None else last[role],
+                         percepts=seen[role])
 
 
 class WebPublisher:
@@ -297,6 +343,8 @@ def tally(records: Sequence[MatchRecord]) -> list[PlayerTally]:
     found: dict[str, PlayerTally] = {}
     for record in records:
         for seat, player in enumerate(record.players):
+            if player == RANDOM_SEAT:
+                continue
             entry = found.setdefault(player, PlayerTally(player))
             entry.matches += 1
             goal = record.goals[seat]

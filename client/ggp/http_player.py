@@ -23,6 +23,12 @@ What it does with each message:
   preview at a time and only while no match runs; another meanwhile answers ``busy`` at once.
 * ``stop`` and ``abort`` end the match and log its goals.
 
+A GDL-II game (``sees`` rules or a ``random`` role) is played from what the role knows: the
+GDL-II forms of ``play`` and ``stop`` bring its last move and percepts, which the match
+keeps as its history, and the move comes from states sampled consistent with that history
+(:class:`client.players.sampling.SamplingPlayer`, whatever the strategy). A GDL message for
+a GDL-II match, or the reverse, is answered with HTTP 400 and the reason.
+
 The HTTP side bounds what connections may hold: a listen backlog that absorbs a manager's
 bursts (:data:`LISTEN_BACKLOG`), a deadline for each request's headers and body to arrive
 (:data:`REQUEST_SECONDS`; past it ``408`` and the connection is closed), and a cap on the
@@ -48,10 +54,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from client.ggp.messages import Message, ProtocolError, read_message
 from client.players.player import Player
+from client.players.sampling import InformationGame, SamplingPlayer
 from client.players.strategies import STRATEGIES, make_player
 from client.reasoner_client import ReasonerClient
 from reasoner.core.game_view import GameView
@@ -127,6 +134,9 @@ class _Match:
     search: concurrent.futures.ThreadPoolExecutor = field(
         default_factory=lambda: concurrent.futures.ThreadPoolExecutor(1))
     log_file: Path | None = None
+    # GDL-II: the game is one, and the role's (move, percepts) per turn so far.
+    gdl2: bool = False
+    history: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
     def end(self) -> None:
         """The match is over (stopped, aborted, dropped or never started): its search
@@ -301,6 +311,14 @@ class GgpPlayer:
         match.game, match.role_index = game, index
         match.spelling = _Spelling(message.rules)
         digest = hashlib.sha256(f"{self.seed}/{match.id}".encode()).hexdigest()
+        match.gdl2 = bool(getattr(game, "is_gdl2", False))
+        if match.gdl2:
+            with match.lock:
+                match.state, match.info = game.initial()
+                match.ready.set()
+            match.note(f"ready: a GDL-II game, played from sampled states "
+                       f"({time.monotonic() - received:.2f} s)")
+            return
         match.player = self._players(self.strategy, random.Random(digest))
         match.player.start(game, index)
         with match.lock:
@@ -376,6 +394,10 @@ class GgpPlayer:
         margin = self._clock_margin(match.play_clock)
         deadline = received + match.play_clock - margin
         match.ready.wait(max(deadline - time.monotonic(), 0))
+        if match.ready.is_set() and match.gdl2 != message.gdl2:
+            return self._wrong_protocol(match, message)
+        if match.gdl2:
+            return self._play_gdl2(match, message, received, deadline)
         with match.lock:
             if not match.ready.is_set():
                 # The game still loads (its start clock was too short for it): keep the
@@ -419,10 +441,69 @@ class GgpPlayer:
                        f"({time.monotonic() - received:.2f} s)")
             return 200, text
 
+    def _wrong_protocol(self, match: _Match, message: Message) -> tuple[int, str]:
+        said = "GDL-II's" if message.gdl2 else "GDL's"
+        wanted = ("(play MATCHID TURN LASTMOVE PERCEPTS)" if match.gdl2
+                  else "(play MATCHID MOVES)")
+        reason = (f"a {message.kind} in {said} form for a "
+                  f"{'GDL-II' if match.gdl2 else 'GDL'} match: expected {wanted}")
+        match.note(reason, logging.WARNING)
+        return 400, f"error: {reason}"
+
+    def _remember(self, match: _Match, message: Message) -> str | None:
+        """Take a GDL-II message's last move and percepts into the history; the reason
+        where its turn does not follow the history."""
+        turn = message.turn or 0
+        if turn == len(match.history) + 1 and message.last_move is not None:
+            match.history.append((message.last_move, message.percepts))
+        elif turn != len(match.history):
+            return f"turn {turn} after {len(match.history)} turns"
+        return None
+
+    def _play_gdl2(self, match: _Match, message: Message, received: float,
+                   deadline: float) -> tuple[int, str]:
+        with match.lock:
+            if not match.ready.is_set():
+                return 400, f"error: the game of match {message.match_id} is still loading"
+            if match.finished:
+                return 400, f"error: match {message.match_id} has ended"
+            wrong = self._remember(match, message)
+            if wrong is not None:
+                match.note(wrong, logging.WARNING)
+                return 400, f"error: {wrong}"
+            game = match.game
+            assert game is not None and match.spelling is not None
+            rng = random.Random(f"{self.seed}/{match.id}/{len(match.history)}")
+            chooser = SamplingPlayer(rng)
+            future = match.search.submit(chooser.choose, cast(InformationGame, game),
+                                         match.role_index,
+                                         list(match.history), deadline - self.margin / 2)
+            try:
+                move = future.result(timeout=max(deadline - time.monotonic(), 0) + 0.05)
+            except concurrent.futures.TimeoutError:
+                match.note(f"turn {len(match.history)}: the search ran past the clock",
+                           logging.WARNING)
+                return 400, "error: no move within the play clock"
+            except ReasonerError as error:
+                match.note(f"turn {len(match.history)}: {error}", logging.WARNING)
+                return 400, f"error: {type(error).__name__}: {error}"
+            match.steps = len(match.history)
+            text = match.spelling(game.move_texts[move])
+            match.note(f"turn {match.steps}: {text} ({time.monotonic() - received:.2f} s)")
+            return 200, text
+
     def _stop(self, message: Message) -> tuple[int, str]:
         match = self._match(message)
         if match is None:
             log.warning("stop for unknown match %s", message.match_id)
+            return 200, "done"
+        if match.gdl2 or message.gdl2:
+            with match.lock:
+                if match.gdl2 and message.gdl2 and not match.finished:
+                    self._remember(match, message)
+                    match.note(f"stopped after {len(match.history)} turns (GDL-II: the "
+                               "goals are the manager's to tell)")
+                match.end()
             return 200, "done"
         with match.lock:
             if not match.finished and match.game is not None:

@@ -15,6 +15,13 @@ message                                                answer
 =====================================================  ==========================
 
 ``MOVES`` is ``nil`` before the first move, else the last joint move in role order.
+
+A GDL-II match (a game with ``sees`` or the ``random`` role) tells each player only what it
+may know: ``(play MATCHID TURN LASTMOVE PERCEPTS)`` and ``(stop MATCHID TURN LASTMOVE
+PERCEPTS)``, where ``TURN`` counts the joint moves made (from 0), ``LASTMOVE`` is the move
+the manager executed for this player in the last one (``nil`` at turn 0) and ``PERCEPTS``
+the list of what it perceived then (``nil`` for none). :attr:`Message.turn` is None for the
+GDL forms.
 ``RULES`` is a list of GDL rules; :attr:`Message.rules` is its text as sent (between the
 list's parentheses), for the GDL reader, which reports positions within it.
 
@@ -66,6 +73,16 @@ class Message:
     play_clock: float = 0.0
     # The last joint move (play, stop), each move as compact text; None for nil.
     moves: tuple[str, ...] | None = None
+    # GDL-II's play and stop: the turn (None for GDL's forms), this player's last move
+    # (None for nil) and its percepts (compact text).
+    turn: int | None = None
+    last_move: str | None = None
+    percepts: tuple[str, ...] = ()
+
+    @property
+    def gdl2(self) -> bool:
+        """Whether the message is one of GDL-II's forms of play and stop."""
+        return self.turn is not None
 
 
 _ARITY = {"info": 1, "preview": 3, "start": 6, "play": 3, "stop": 3, "abort": 2}
@@ -173,6 +190,16 @@ def read_message(text: str) -> Message:
         raise ProtocolError(f"unknown message {kind[:40]!r}; the messages are "
                             f"{', '.join(_ARITY)}", reason="unknown-message", value=kind)
     items = term.items
+    if kind in ("play", "stop") and len(items) == 5:  # GDL-II's form
+        turn = items[2]
+        if isinstance(turn, Group) or not turn.isdigit() or len(turn) > 9:
+            raise ProtocolError(f"the turn must be a count from 0, got {term_text(turn)[:40]!r}",
+                                reason="not-a-turn", field="turn", value=term_text(turn))
+        last = items[3]
+        last_move = None if isinstance(last, str) and last.lower() == "nil" else term_text(last)
+        percepts = _moves(items[4]) or ()
+        return Message(kind, _atom(items[1], "match id"), turn=int(turn), last_move=last_move,
+                       percepts=percepts)
     if len(items) != _ARITY[kind]:
         raise ProtocolError(f"{kind} takes {_ARITY[kind] - 1} fields, got {len(items) - 1}",
                             reason="fields", field=kind, value=len(items) - 1)
@@ -202,9 +229,11 @@ def _rules(text: str, term: str | Group) -> str:
 
 def write_message(kind: str, match_id: str = "", *, role: str = "", rules: str = "",
                   start_clock: float = 0, play_clock: float = 0,
-                  moves: tuple[str, ...] | None = None) -> str:
+                  moves: tuple[str, ...] | None = None, turn: int | None = None,
+                  last_move: str | None = None, percepts: tuple[str, ...] = ()) -> str:
     """A message as GGP-Base's manager writes it: upper-case keyword, ``NIL`` for no
-    moves."""
+    moves; with ``turn``, GDL-II's play or stop (``last_move`` and ``percepts`` of the
+    player it goes to)."""
     def clock(value: float) -> str:
         return str(int(value)) if float(value).is_integer() else str(value)
 
@@ -217,6 +246,9 @@ def write_message(kind: str, match_id: str = "", *, role: str = "", rules: str =
         return f"( PREVIEW ({rules}) {clock(start_clock)} )"
     if kind == "abort":
         return f"( ABORT {match_id} )"
+    if kind in ("play", "stop") and turn is not None:
+        seen = "(" + " ".join(percepts) + " )" if percepts else "NIL"
+        return f"( {kind.upper()} {match_id} {turn} {last_move or 'NIL'} {seen} )"
     if kind in ("play", "stop"):
         listed = "NIL" if moves is None else "(" + " ".join(moves) + " )"
         return f"( {kind.upper()} {match_id} {listed} )"

@@ -190,7 +190,15 @@ def _manage(args: argparse.Namespace) -> int:
     import functools
     import json
 
-    from reasoner.console.players import WebPublisher, ping, run_match, save, seats, tally
+    from reasoner.console.players import (
+        WebPublisher,
+        ping,
+        run_match,
+        save,
+        seated_roles,
+        seats,
+        tally,
+    )
     from reasoner.engine.game import Game
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.printer import print_game
@@ -205,9 +213,11 @@ def _manage(args: argparse.Namespace) -> int:
             raise UsageError(f"--web: {error}") from None
     text = read(args.game)
     game = Game.from_gdl(text)
-    if len(args.player) != len(game.roles):
-        raise UsageError(f"{args.game} has {len(game.roles)} roles "
-                         f"({', '.join(game.roles)}) but --player names {len(args.player)}")
+    seated = [game.roles[r] for r in seated_roles(game)]
+    if len(args.player) != len(seated):
+        played = " (random is played by the manager)" if game.random_role else ""
+        raise UsageError(f"{args.game} has {len(seated)} roles to seat "
+                         f"({', '.join(seated)}){played} but --player names {len(args.player)}")
     for player in args.player:
         try:
             status = ping(player)

@@ -19,7 +19,15 @@ import grpc
 
 from client import ReasonerClient, RemoteGame
 from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate
-from client.ggp.game_manager import WebPublisher, ping, run_match, save, seats, tally
+from client.ggp.game_manager import (
+    WebPublisher,
+    ping,
+    run_match,
+    save,
+    seated_roles,
+    seats,
+    tally,
+)
 from client.ggp.http_player import GgpPlayer, serve_player
 from client.match import MatchStep, play_match
 from client.players import HeuristicEvaluator, MctsPlayer, Player, RandomPlayer
@@ -47,6 +55,7 @@ __all__ = [
     "prove",
     "run_match",
     "save",
+    "seated_roles",
     "seats",
     "serve_player",
     "service_client",

@@ -410,6 +410,20 @@ class Game:
             return tuple(() for _ in self.roles)
         return self._oracle.percepts(state.bits, joint)
 
+    def sample_information_set(self, role: str, history: Sequence[tuple[str, Sequence[str]]],
+                               count: int = 1, *, seed: int = 0, max_nodes: int = 0
+                               ) -> tuple[list[State], int, bool]:
+        """GDL-II: up to ``count`` states consistent with ``role``'s history of (move,
+        percepts) per turn, the joint moves tried, and whether the budget ran out (see
+        :func:`reasoner.engine.information_set.sample_information_set`; ``max_nodes`` 0:
+        its default); the signature :meth:`client.RemoteGame.sample_information_set` has."""
+        from reasoner.engine.information_set import Turn, sample_information_set
+
+        turns = [Turn(move, tuple(percepts)) for move, percepts in history]
+        found = sample_information_set(self, role, turns, count, seed=seed,
+                                       max_nodes=max_nodes or 100_000)
+        return list(found.states), found.nodes, found.exhausted
+
     # -- the game view of players and search loops (ids) ---------------------------------
 
     def initial(self) -> tuple[State, StateInfo]:
