@@ -430,7 +430,7 @@ def test_corpus_gdl_ii_files_load_as_gdl_ii(relative: str) -> None:
     is refused for the error listed in INVALID_GDL2 (with its line and column)."""
     expected = INVALID_GDL2.get(relative)
     if expected is not None:
-        with pytest.raises(GdlSyntaxError | GdlValidationError) as caught:
+        with pytest.raises((GdlSyntaxError, GdlValidationError)) as caught:
             Game.from_file(corpus_file(relative))
         assert expected in str(caught.value) and caught.value.line is not None
         return

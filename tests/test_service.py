@@ -64,6 +64,8 @@ UNSORTED_ROLES = ("(role zed) (role alpha) (role mid) (legal zed a) (legal alpha
 # A role named random is played as an ordinary player, with a warning.
 RANDOM_ROLE = ("(role random) (init s) (legal random go) (<= (next s) (true s)) "
                "(<= terminal (true t)) (goal random 0)")
+KEYWORD_IN_TERM = ("(role a) (init (s (true x))) (legal a go) "
+                   "(<= (next (s (true x))) (true (s (true x)))) (<= terminal (true t)) (goal a 0)")
 X_WINS = ("(cell 1 1 x)", "(cell 1 2 x)", "(cell 1 3 x)", "(cell 2 1 o)", "(cell 2 2 o)",
           "(cell 2 3 b)", "(cell 3 1 b)", "(cell 3 2 b)", "(cell 3 3 b)", "(control oplayer)")
 
@@ -572,13 +574,16 @@ def test_translate_loads_no_game(srv: Server) -> None:
 
 
 def test_validator_warnings_reach_translate_and_load(srv: Server) -> None:
-    """A role named random is accepted with one warning, in Translate and in LoadGame."""
-    translated = srv.stub.Translate(pb.TranslateRequest(gdl=RANDOM_ROLE), timeout=CALL_TIMEOUT)
-    loaded = srv.stub.LoadGame(pb.LoadGameRequest(gdl=RANDOM_ROLE), timeout=CALL_TIMEOUT).game
+    """A keyword's name inside a term is read as data with one warning, in Translate and in
+    LoadGame."""
+    translated = srv.stub.Translate(pb.TranslateRequest(gdl=KEYWORD_IN_TERM),
+                                    timeout=CALL_TIMEOUT)
+    loaded = srv.stub.LoadGame(pb.LoadGameRequest(gdl=KEYWORD_IN_TERM),
+                               timeout=CALL_TIMEOUT).game
     assert len(translated.warnings) == 1
-    assert "a role is named 'random'" in translated.warnings[0]
+    assert "read 'true' in (init (s (true x))) as a function symbol" in translated.warnings[0]
     assert list(loaded.warnings) == list(translated.warnings)
-    assert list(loaded.roles) == ["random"]
+    assert list(loaded.roles) == ["a"]
 
 
 # -- the client library ----------------------------------------------------------------------

@@ -32,13 +32,13 @@ from reasoner.error_codes import ERROR_CODES, RequestError, error_code
 from reasoner.errors import (
     GdlError,
     GdlSyntaxError,
+    GdlValidationError,
     IllegalMoveError,
     InvalidStateError,
     NoLegalMoveError,
     ReasonerError,
     ResourceLimitError,
     UnknownGameError,
-    UnsupportedGdlError,
 )
 from reasoner.server.service import MAX_NEXT_JOINT_MOVES
 from reasoner.server.status import abort
@@ -70,7 +70,8 @@ EXPLODING = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
 WIDE = ("(role a) (role b) (role c) " + " ".join(f"(n {i})" for i in range(50))
         + " (<= (legal ?r (m ?x)) (role ?r) (n ?x)) (init s) (<= (next s) (true s))"
         + " (<= terminal (true t)) (<= (goal ?r 0) (role ?r))")
-GDL_II = "(role a) (<= (sees a x) (true y)) (init y)"
+# GDL-II with a percept for a role the game does not declare.
+SEES_GHOST = "(role a) (<= (sees b x) (true y)) (init y)"
 # Not terminal, and the only role never has a legal move.
 STUCK = "(role a) (init s) (<= (legal a go) (true t)) (<= terminal (true t)) (goal a 0)"
 
@@ -433,12 +434,12 @@ def test_invalid_gdl_names_the_rule(srv: Server) -> None:
     assert message.endswith("(<= (p ?x) (q a))")
 
 
-def test_gdl_ii_is_invalid_argument(srv: Server) -> None:
-    """A GDL-II game (sees) gets INVALID_ARGUMENT, unsupported GDL of reason "gdl-ii", with
-    the rule's position."""
-    detail = expect_detail(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=GDL_II))
+def test_sees_for_an_undeclared_role_is_invalid_argument(srv: Server) -> None:
+    """A GDL-II percept for a role the game does not declare gets INVALID_ARGUMENT, a
+    validation error of reason "sees-role", with the rule's position."""
+    detail = expect_detail(INVALID, srv.stub.LoadGame, pb.LoadGameRequest(gdl=SEES_GHOST))
     assert (detail.kind, detail.reason, detail.line, detail.column) == (
-        pb.ERROR_KIND_UNSUPPORTED_GDL, "gdl-ii", 1, 10)
+        pb.ERROR_KIND_GDL_VALIDATION, "sees-role", 1, 10)
 
 
 def test_control_character_is_invalid_argument(srv: Server) -> None:
@@ -713,12 +714,12 @@ def test_client_gdl_error(client: ReasonerClient) -> None:
     assert (caught.value.line, caught.value.column) == (2, 1)
 
 
-def test_client_gdl_ii_is_gdl_error(client: ReasonerClient) -> None:
-    """A GDL-II game arrives as GdlError of the class that says GDL-II is not supported,
-    at the rule's position."""
+def test_client_invalid_gdl_ii_is_gdl_error(client: ReasonerClient) -> None:
+    """An invalid GDL-II game arrives as the GdlError of a validation error, at the rule's
+    position."""
     with pytest.raises(GdlError) as caught:
-        client.load_game(GDL_II)
-    assert type(caught.value) is UnsupportedGdlError
+        client.load_game(SEES_GHOST)
+    assert type(caught.value) is GdlValidationError
     assert (caught.value.line, caught.value.column) == (1, 10)
 
 

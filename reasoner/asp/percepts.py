@@ -1,10 +1,12 @@
 """What each role perceives after a joint move (GDL-II's ``sees``), answered by clingo.
 
 ``(sees ?role ?percept)`` reads the state and the joint move, as ``next`` does, so its rules
-are ground once over the relaxed superset with ``true(F)`` and ``does(R,M)`` as externals,
-as the clingo machine grounds the game (:mod:`reasoner.asp.machine`), and one solve under
-assumptions answers a state and a joint move. Every backend shares this: the backends
-answer the state machine, and the game's percepts come from here, whichever answers it.
+(and those of the relations it reads, :attr:`Translation.percept_program`) are ground once
+over the relaxed superset with ``true(F)`` and ``does(R,M)`` as externals, as the clingo
+machine grounds the game (:mod:`reasoner.asp.machine`), and one solve under assumptions
+answers a state and a joint move; only the fluents and moves the rules read are externals,
+and so assumed. Every backend shares this: the backends answer the state machine, and the
+game's percepts come from here, whichever answers it.
 
 The percept table is every ``sees`` atom of that ground program: per role, each percept
 term that some state and joint move could give it (a superset, as the fluent and move
@@ -14,7 +16,7 @@ tables are). Percept ``i`` is ``(role index, GDL text)``; answers are ids, sorte
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import clingo
 
@@ -23,6 +25,8 @@ from reasoner.asp.superset import Superset, new_control
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation
 from reasoner.errors import GdlValidationError
+from reasoner.gdl.parser import parse_term
+from reasoner.gdl.syntax import Atom, Constant, Function, Not, Rule
 
 __all__ = ["PerceptOracle", "Percepts"]
 
@@ -38,10 +42,14 @@ class PerceptOracle:
         self.roles = tuple(roles)
         role_index = {constant_text(name): i for i, name in enumerate(self.roles)}
         table = superset.role_moves(role_index)
-        domain = [f"_f({sym})." for sym in superset.fluents]
-        domain += [f"_m({role},{move})." for _, role, move in table]
+        read_fluent, reads_does = _reads(translation.percept_rules)
+        # Only the fluents and moves the rules read are externals (and assumed in a solve).
+        self._fluents = [i for i, f in enumerate(superset.fluents) if read_fluent(f)]
+        self._moves = list(range(len(table))) if reads_does else []
+        domain = [f"_f({superset.fluents[i]})." for i in self._fluents]
+        domain += [f"_m({table[j][1]},{table[j][2]})." for j in self._moves]
         program = "\n".join([
-            translation.game_program, *domain,
+            translation.percept_program, *domain,
             "#external true(F) : _f(F).",
             "#external does(R,M) : _m(R,M).",
             "#show.",
@@ -51,12 +59,18 @@ class PerceptOracle:
         ctl.add("base", [], program)
         ctl.ground([("base", [])])
         atoms = ctl.symbolic_atoms
-        self._fluent_literals = [_literal(atoms, clingo.Function("true", [f]))
-                                 for f in superset.fluents]
-        self._move_literals = [_literal(atoms, clingo.Function("does", [role, move]))
-                               for _, role, move in table]
-        for literal in (*self._fluent_literals, *self._move_literals):
+        fluent_literals = [_literal(atoms, clingo.Function("true", [superset.fluents[i]]))
+                           for i in self._fluents]
+        move_literals = [_literal(atoms, clingo.Function("does", [table[j][1], table[j][2]]))
+                         for j in self._moves]
+        for literal in (*fluent_literals, *move_literals):
             ctl.assign_external(literal, None)
+        # Per fluent id and move id: its place in the assumptions, and its literal.
+        self._fluent_at = {i: (k, literal) for k, (i, literal)
+                           in enumerate(zip(self._fluents, fluent_literals, strict=True))}
+        self._move_at = {j: (len(fluent_literals) + k, literal) for k, (j, literal)
+                         in enumerate(zip(self._moves, move_literals, strict=True))}
+        self._absent = [-literal for literal in (*fluent_literals, *move_literals)]
         found: list[tuple[int, clingo.Symbol]] = []
         for atom in atoms.by_signature("sees", 2):
             role, percept = atom.symbol.arguments
@@ -70,7 +84,6 @@ class PerceptOracle:
         self._role_symbols = {constant_text(name): name for name in self.roles}
         self._ctl = ctl
         self._lock = threading.Lock()
-        self._absent = [-literal for literal in (*self._fluent_literals, *self._move_literals)]
         self._shown: list[clingo.Symbol] = []
         self._models = 0
 
@@ -79,14 +92,17 @@ class PerceptOracle:
         in the state ``bits``."""
         assumptions = self._absent.copy()
         remaining = bits
+        fluent_at = self._fluent_at
         while remaining:
             low = remaining & -remaining
-            index = low.bit_length() - 1
-            assumptions[index] = self._fluent_literals[index]
+            found = fluent_at.get(low.bit_length() - 1)
+            if found is not None:
+                assumptions[found[0]] = found[1]
             remaining ^= low
-        offset = len(self._fluent_literals)
         for move in joint:
-            assumptions[offset + move] = self._move_literals[move]
+            placed = self._move_at.get(move)
+            if placed is not None:
+                assumptions[placed[0]] = placed[1]
         per_role: list[list[int]] = [[] for _ in self.roles]
         with self._lock:
             self._models = 0
@@ -110,6 +126,38 @@ class PerceptOracle:
         self._models += 1
         if self._models == 1:
             self._shown = list(model.symbols(shown=True))
+
+
+def _reads(rules: Sequence[Rule]) -> tuple[Callable[[clingo.Symbol], bool], bool]:
+    """What ``rules`` read from outside: a test of the fluents whose ``true`` they read
+    (by functor and arity; every fluent where one reads ``(true ?x)``), and whether they
+    read ``does``."""
+    keys: set[tuple[str, int]] = set()
+    every = does = False
+    for rule in rules:
+        for literal in rule.body:
+            inner = literal.literal if isinstance(literal, Not) else literal
+            if not isinstance(inner, Atom):
+                continue
+            if inner.signature == ("does", 2):
+                does = True
+            elif inner.signature == ("true", 1):
+                term = inner.args[0]
+                if isinstance(term, Function):
+                    keys.add((term.name, len(term.args)))
+                elif isinstance(term, Constant):
+                    keys.add((term.name, 0))
+                else:
+                    every = True
+
+    def read(fluent: clingo.Symbol) -> bool:
+        if every:
+            return True
+        term = parse_term(symbol_to_gdl(fluent))
+        key = (term.name, len(term.args)) if isinstance(term, Function) else (str(term), 0)
+        return key in keys
+
+    return read, does
 
 
 def _literal(atoms: clingo.SymbolicAtoms, symbol: clingo.Symbol) -> int:

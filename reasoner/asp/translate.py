@@ -214,6 +214,23 @@ class Translation:
         return _demand_program(list(dict.fromkeys(rules)))
 
     @cached_property
+    def percept_rules(self) -> tuple[Rule, ...]:
+        """GDL-II: the flat rules of ``sees`` and of every relation it reads, directly or
+        through others (``next`` among them where a percept tells of the successor)."""
+        graph = _dependencies(list(self.flats))
+        needed = reached_from(graph, [("sees", 2)]) | {("sees", 2)}
+        return tuple(flat for flat in self.flats if flat.head.signature in needed)
+
+    @cached_property
+    def percept_program(self) -> str:
+        """:attr:`percept_rules` as ASP, over ``true`` and ``does`` given from outside;
+        empty where the game has no ``sees`` rules."""
+        lines: list[str] = []
+        for flat in self.percept_rules:
+            lines += [_comment(flat), _rule_text(flat)]
+        return "\n".join(lines) + "\n"
+
+    @cached_property
     def init_program(self) -> str:
         """Demand-driven rules deriving ``init``."""
         return _demand_program(demand_rules(self.flats, queries=[("init", 1)], base=_BASE))

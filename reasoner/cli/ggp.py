@@ -215,9 +215,9 @@ def _manage(args: argparse.Namespace) -> int:
     game = Game.from_gdl(text)
     seated = [game.roles[r] for r in seated_roles(game)]
     if len(args.player) != len(seated):
-        played = " (random is played by the manager)" if game.random_role else ""
-        raise UsageError(f"{args.game} has {len(seated)} roles to seat "
-                         f"({', '.join(seated)}){played} but --player names {len(args.player)}")
+        roles = (f"{len(seated)} roles to seat ({', '.join(seated)}; the manager plays "
+                 "random)" if game.random_role else f"{len(seated)} roles ({', '.join(seated)})")
+        raise UsageError(f"{args.game} has {roles} but --player names {len(args.player)}")
     for player in args.player:
         try:
             status = ping(player)

@@ -28,6 +28,7 @@ from reasoner.engine.backend import (
     check_backend,
     network_machine,
 )
+from reasoner.engine.information_set import Turn, sample_information_set
 from reasoner.engine.limits import Limits, run_bounded
 from reasoner.errors import (
     GdlSyntaxError,
@@ -417,8 +418,6 @@ class Game:
         percepts) per turn, the joint moves tried, and whether the budget ran out (see
         :func:`reasoner.engine.information_set.sample_information_set`; ``max_nodes`` 0:
         its default); the signature :meth:`client.RemoteGame.sample_information_set` has."""
-        from reasoner.engine.information_set import Turn, sample_information_set
-
         turns = [Turn(move, tuple(percepts)) for move, percepts in history]
         found = sample_information_set(self, role, turns, count, seed=seed,
                                        max_nodes=max_nodes or 100_000)

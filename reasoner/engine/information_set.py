@@ -27,13 +27,35 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from reasoner.arguments import ArgumentError
-from reasoner.core.values import State
-from reasoner.engine.game import Game
+from reasoner.core.values import Move, State, StateInfo
 from reasoner.errors import IllegalMoveError, InvalidStateError, ResourceLimitError
 
-__all__ = ["InformationSample", "Turn", "sample_information_set"]
+
+class PerceivedGame(Protocol):
+    """What the search asks of a game (:class:`reasoner.engine.game.Game` answers it)."""
+
+    @property
+    def roles(self) -> tuple[str, ...]: ...
+
+    @property
+    def initial_state(self) -> State: ...
+
+    @property
+    def percept_table(self) -> tuple[tuple[str, str], ...]: ...
+
+    def move(self, role: str, text: str) -> Move: ...
+
+    def info(self, state: State) -> StateInfo: ...
+
+    def step(self, state: State, joint: tuple[int, ...], *,
+             check_legal: bool = True) -> tuple[State, StateInfo]: ...
+
+    def percept_ids(self, state: State, joint: tuple[int, ...]) -> tuple[tuple[int, ...], ...]: ...
+
+__all__ = ["InformationSample", "PerceivedGame", "Turn", "sample_information_set"]
 
 # The most joint moves one turn is enumerated over before its combinations are drawn at
 # random instead (a turn with more is not searched exhaustively).
@@ -65,13 +87,14 @@ class _Budget(Exception):
     pass
 
 
-def sample_information_set(game: Game, role: str, history: Sequence[Turn], count: int = 1, *,
-                           seed: int = 0, max_nodes: int = 100_000,
+def sample_information_set(game: PerceivedGame, role: str, history: Sequence[Turn],
+                           count: int = 1, *, seed: int = 0, max_nodes: int = 100_000,
                            check: Callable[[], None] | None = None) -> InformationSample:
     """Up to ``count`` states consistent with ``role``'s ``history`` (the turns played so far,
     in order), found by a seeded randomised search (see the module's text) within
     ``max_nodes`` joint moves tried; ``check`` is called every 256 and may raise to stop.
 
+    >>> from reasoner.engine.game import Game
     >>> game = Game.from_file("games/montyhall.kif")
     >>> history = [Turn("(choose 1)", ("(did candidate (choose 1))",)),
     ...            Turn("noop", ("(did candidate noop)", "(open_door 2)"))]
@@ -136,7 +159,7 @@ def sample_information_set(game: Game, role: str, history: Sequence[Turn], count
                              exhausted)
 
 
-def _normal(game: Game, text: str) -> str:
+def _normal(game: PerceivedGame, text: str) -> str:
     """A percept's text as the table writes it (a term read and printed again)."""
     from reasoner.gdl.parser import parse_term
 
@@ -149,7 +172,7 @@ def _normal(game: Game, text: str) -> str:
 class _Search:
     """One role's randomised depth-first search over histories (see the module's text)."""
 
-    def __init__(self, game: Game, role: int, moves: list[int],
+    def __init__(self, game: PerceivedGame, role: int, moves: list[int],
                  wanted: list[tuple[int, ...]], max_nodes: int,
                  check: Callable[[], None] | None) -> None:
         self.game, self.role, self.moves, self.wanted = game, role, moves, wanted

@@ -1,0 +1,153 @@
+"""GDL-II matches (issue 34): the protocol's play and stop with a turn, the player's last
+move and its percepts; the manager plays ``random`` and tells each player only its own
+move and percepts; our HTTP player plays from states sampled from what it knows."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from client.ggp.game_manager import RANDOM_SEAT, run_match, seated_roles, tally
+from client.ggp.messages import ProtocolError, read_message, write_message
+from reasoner.cli.app import main
+from reasoner.engine.game import Game
+from reasoner.gdl.parser import parse_gdl
+from reasoner.gdl.printer import print_game
+from tests.conftest import ROOT
+from tests.ggp_support import http_player, peer, post
+
+MONTY = ROOT / "games" / "montyhall.kif"
+
+
+def _rules(path: Path) -> tuple[Game, str]:
+    text = path.read_text()
+    return Game.from_gdl(text), print_game(parse_gdl(text))
+
+
+def test_gdl2_play_is_read_with_turn_last_move_and_percepts() -> None:
+    """``(play MATCHID TURN LASTMOVE PERCEPTS)`` is read with its fields; nil is no move
+    and no percepts; GDL's three-field play stays GDL's."""
+    message = read_message("( PLAY m1 2 (choose 1) ((did candidate (choose 1)) (open_door 2)) )")
+    assert (message.gdl2, message.turn, message.last_move, message.percepts) == (
+        True, 2, "(choose 1)", ("(did candidate (choose 1))", "(open_door 2)"))
+    first = read_message("(play m1 0 nil nil)")
+    assert (first.turn, first.last_move, first.percepts) == (0, None, ())
+    assert not read_message("(play m1 nil)").gdl2
+
+
+def test_gdl2_messages_are_written_as_they_are_read() -> None:
+    """A GDL-II stop written by the manager reads back to the same fields."""
+    text = write_message("stop", "m7", turn=3, last_move="noop", percepts=("(car 2)",))
+    message = read_message(text)
+    assert (message.kind, message.match_id, message.turn, message.last_move,
+            message.percepts) == ("stop", "m7", 3, "noop", ("(car 2)",))
+
+
+def test_a_turn_that_is_not_a_count_is_a_protocol_error() -> None:
+    """A GDL-II play whose turn is not a count from 0 is refused, naming the field."""
+    with pytest.raises(ProtocolError) as caught:
+        read_message("(play m1 -1 nil nil)")
+    assert caught.value.field == "turn"
+
+
+def test_the_manager_seats_every_role_but_random() -> None:
+    """Monty Hall seats only the candidate: the manager plays random."""
+    game, _ = _rules(MONTY)
+    assert [game.roles[r] for r in seated_roles(game)] == ["candidate"]
+
+
+def test_each_player_hears_only_its_own_move_and_percepts() -> None:
+    """The candidate's plays say the turn, its own last move and its own percepts, never
+    the host's move; it hears the door the host opened as a percept."""
+    heard: list[str] = []
+    lock = threading.Lock()
+
+    def answer(body: str) -> str:
+        with lock:
+            heard.append(body)
+        message = read_message(body)
+        if message.kind != "play":
+            return "ready" if message.kind == "start" else "done"
+        return {0: "(choose 1)", 1: "noop"}.get(message.turn or 0, "noop")
+
+    game, rules = _rules(MONTY)
+    with peer(answer) as address:
+        record = run_match(game, rules, [address], match_id="m", start_clock=2,
+                           play_clock=1, seed=3)
+    plays = [read_message(b) for b in heard if read_message(b).kind in ("play", "stop")]
+    assert [m.turn for m in plays] == [0, 1, 2, 3]
+    assert plays[1].last_move == "(choose 1)"
+    assert plays[1].percepts == ("(did candidate (choose 1))",)
+    host = record.moves[1][1]  # the door the host opened
+    assert plays[2].percepts == ("(did candidate noop)", host)
+    assert all("hide_car" not in body for body in heard if "START" not in body)
+    assert record.players == [address, RANDOM_SEAT] and record.terminal
+
+
+@pytest.mark.slow  # about 3 s
+def test_our_player_plays_monty_hall_to_the_end() -> None:
+    """Our HTTP player plays Monty Hall against the manager's random: every move it
+    answers is legal, the match ends with a goal, and the tally leaves random out."""
+    game, rules = _rules(MONTY)
+    with http_player("random") as (address, _):
+        records = [run_match(game, rules, [address], match_id=f"m{k}", start_clock=3,
+                             play_clock=1, seed=k) for k in range(2)]
+    for record in records:
+        assert record.terminal and record.goals[0] in (0, 100)
+        assert not any(error for step in record.errors for error in step)
+    assert [entry.player for entry in tally(records)] == [address]
+
+
+def test_a_gdl_play_for_a_gdl2_match_is_refused() -> None:
+    """A GDL-II match answers a play in GDL's form with HTTP 400 and the reason."""
+    _, rules = _rules(MONTY)
+    with http_player("random") as (address, _):
+        assert post(address, write_message("start", "x", role="candidate", rules=rules,
+                                           start_clock=5, play_clock=5)) == (200, "ready")
+        status, text = post(address, "(play x nil)")
+    assert status == 400 and "expected (play MATCHID TURN LASTMOVE PERCEPTS)" in text
+
+
+def test_a_gdl2_play_for_a_gdl_match_is_refused() -> None:
+    """A plain GDL match answers a play in GDL-II's form with HTTP 400 and the reason."""
+    _, rules = _rules(ROOT / "games" / "tictactoe.kif")
+    with http_player("random") as (address, _):
+        assert post(address, write_message("start", "y", role="xplayer", rules=rules,
+                                           start_clock=5, play_clock=5)) == (200, "ready")
+        status, text = post(address, "(play y 0 nil nil)")
+    assert status == 400 and "expected (play MATCHID MOVES)" in text
+
+
+def test_a_turn_out_of_order_is_refused() -> None:
+    """A GDL-II play whose turn skips one the player never heard is HTTP 400."""
+    _, rules = _rules(MONTY)
+    with http_player("random") as (address, _):
+        post(address, write_message("start", "z", role="candidate", rules=rules,
+                                    start_clock=5, play_clock=5))
+        status, text = post(address, "(play z 2 noop nil)")
+    assert status == 400 and "turn 2 after 0 turns" in text
+
+
+@pytest.mark.slow  # about 3 s
+def test_manage_plays_a_gdl2_game_with_one_player_per_seated_role(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`gdl-reasoner manage` takes one player for Monty Hall (random is its own), records
+    the manager as random's player, and prints the table without it."""
+    with http_player("random") as (address, _):
+        status = main(["manage", str(MONTY), "--player", address, "--startclock", "3",
+                       "--playclock", "1", "--record", str(tmp_path)])
+    assert status == 0
+    (record,) = [json.loads(p.read_text()) for p in tmp_path.glob("*.json")]
+    assert record["players"] == [address, RANDOM_SEAT]
+    assert RANDOM_SEAT not in capsys.readouterr().out.split("mean goal")[1]
+
+
+def test_manage_counts_only_the_seated_roles(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two players for Monty Hall is a usage error that says the manager plays random."""
+    with http_player() as (a, _), http_player() as (b, _):
+        status = main(["manage", str(MONTY), "--player", a, "--player", b])
+    assert status == 2
+    assert "1 roles to seat (candidate; the manager plays random)" in capsys.readouterr().err
