@@ -18,6 +18,7 @@ from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.printer import print_game
 from tests.conftest import ROOT
 from tests.ggp_support import http_player, peer, post
+from tests.service_support import running_server
 
 MONTY = ROOT / "games" / "montyhall.kif"
 
@@ -99,6 +100,36 @@ def test_our_player_plays_monty_hall_to_the_end() -> None:
         assert record.terminal and record.goals[0] in (0, 100)
         assert not any(error for step in record.errors for error in step)
     assert [entry.player for entry in tally(records)] == [address]
+
+
+@pytest.mark.slow  # about 4 s
+def test_our_player_on_a_reasoner_service_plays_blind_tic_tac_toe() -> None:
+    """Through a reasoner service (percepts and information sets over gRPC), two of our
+    players play blind tic-tac-toe to the end with every move legal."""
+    game, rules = _rules(ROOT / "games" / "blindtictactoe.kif")
+    with running_server() as server, http_player("random", server=server.target) as (
+            first, _), http_player("random", server=server.target) as (second, _):
+        record = run_match(game, rules, [first, second], match_id="b", start_clock=5,
+                           play_clock=1, seed=2)
+    assert record.terminal
+    assert not any(error for step in record.errors for error in step)
+
+
+def test_particles_follow_the_percepts_from_turn_to_turn() -> None:
+    """The sampling player's particles, advanced turn by turn, stay in the information
+    set: in Monty Hall, after the host opens door 2, no particle hides the car there."""
+    import random as _random
+
+    from client.players.sampling import SamplingPlayer
+
+    game, _ = _rules(MONTY)
+    player = SamplingPlayer(_random.Random(5), samples=12)
+    first = [("(choose 1)", ("(did candidate (choose 1))",))]
+    player.choose(game, 0, first, 0.0)
+    player.choose(game, 0, [*first, ("noop", ("(did candidate noop)", "(open_door 2)"))],
+                  0.0)
+    cars = {f for state in player.particles for f in state.fluents if f.startswith("(car")}
+    assert len(player.particles) == 12 and cars <= {"(car 1)", "(car 3)"}
 
 
 def test_a_gdl_play_for_a_gdl2_match_is_refused() -> None:

@@ -137,6 +137,7 @@ class _Match:
     # GDL-II: the game is one, and the role's (move, percepts) per turn so far.
     gdl2: bool = False
     history: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    sampler: SamplingPlayer | None = None  # its particles live as long as the match
 
     def end(self) -> None:
         """The match is over (stopped, aborted, dropped or never started): its search
@@ -313,6 +314,7 @@ class GgpPlayer:
         digest = hashlib.sha256(f"{self.seed}/{match.id}".encode()).hexdigest()
         match.gdl2 = bool(getattr(game, "is_gdl2", False))
         if match.gdl2:
+            match.sampler = SamplingPlayer(random.Random(digest))
             with match.lock:
                 match.state, match.info = game.initial()
                 match.ready.set()
@@ -471,10 +473,8 @@ class GgpPlayer:
             if wrong is not None:
                 match.note(wrong, logging.WARNING)
                 return 400, f"error: {wrong}"
-            game = match.game
-            assert game is not None and match.spelling is not None
-            rng = random.Random(f"{self.seed}/{match.id}/{len(match.history)}")
-            chooser = SamplingPlayer(rng)
+            game, chooser = match.game, match.sampler
+            assert game is not None and chooser is not None and match.spelling is not None
             future = match.search.submit(chooser.choose, cast(InformationGame, game),
                                          match.role_index,
                                          list(match.history), deadline - self.margin / 2)

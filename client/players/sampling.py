@@ -1,17 +1,28 @@
 """A player for GDL-II games: Monte Carlo over states sampled from its information set.
 
-A GDL-II role does not see the state. Before each move this player asks its game for
-states consistent with what it has seen (its own moves and percepts,
-``sample_information_set``), takes as its legal moves those legal in every sampled state
-(a well-formed GDL-II game makes a role's legal moves the same throughout an information
-set), and then, until its deadline, plays each of them once from each sampled state, the
-others' moves drawn at random, followed by a random playout; it answers the move with the
-best mean goal (determinised flat Monte Carlo: each sample is treated as if it were the
-true state, which overrates moves that only pay off when one knows the state).
+A GDL-II role does not see the state. This player keeps a set of *particles*, states that
+agree with everything it has seen (its own moves and percepts), from turn to turn, as
+Hyperplay does (Schofield, Cerexhe and Thielscher 2012):
+
+* after each turn, each particle is advanced by a joint move, drawn at random with the
+  player's own move fixed, that gives the player exactly the percepts it received; a
+  particle for which no such move turns up among :attr:`SamplingPlayer.tries` drawn is
+  dropped;
+* the set is topped up to :attr:`SamplingPlayer.samples` with fresh states from the game's
+  own search of the information set (``sample_information_set``), which replays the whole
+  history.
+
+Its legal moves are those legal in every particle (a well-formed GDL-II game makes a
+role's legal moves the same throughout an information set). Until its deadline it plays
+each of them once from each particle, the others' moves drawn at random, followed by a
+random playout, and answers the move with the best mean goal (determinised flat Monte
+Carlo: each particle is treated as if it were the true state, which overrates moves that
+only pay off when one knows the state).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Sequence
@@ -30,10 +41,18 @@ class InformationGame(Protocol):
     @property
     def roles(self) -> tuple[str, ...]: ...
 
+    @property
+    def percept_table(self) -> tuple[tuple[str, str], ...]: ...
+
+    def move_id(self, role: str, text: str) -> int: ...
+
     def info(self, state: Any) -> StateInfo: ...
 
     def step(self, state: Any, joint: tuple[int, ...], *,
              check_legal: bool = True) -> tuple[Any, StateInfo]: ...
+
+    def percepts(self, state: Any, joint: tuple[int, ...], *,
+                 check_legal: bool = True) -> tuple[tuple[int, ...], ...]: ...
 
     def simulate(self, state: Any, playouts: int = 1, seed: int = 0,
                  max_steps: int = 1000) -> Any: ...
@@ -44,19 +63,24 @@ class InformationGame(Protocol):
 
 
 class SamplingPlayer:
-    """Chooses a GDL-II move from ``samples`` states of the information set."""
+    """Chooses a GDL-II move from particles of its information set (see the module's
+    text); one per match, as it keeps the particles from turn to turn."""
 
-    def __init__(self, rng: random.Random, *, samples: int = 8, max_steps: int = 200) -> None:
+    def __init__(self, rng: random.Random, *, samples: int = 8, tries: int = 64,
+                 max_steps: int = 200) -> None:
         self.rng = rng
         self.samples = samples
+        self.tries = tries
         self.max_steps = max_steps
+        self.particles: list[Any] = []
+        self._turns = 0  # the turns the particles stand after
 
     def choose(self, game: InformationGame, role: int, history: History,
                deadline: float) -> int:
         """The move id to play after ``history`` (this role's (move, percepts) per turn),
         chosen by ``deadline`` (``time.monotonic()``)."""
-        states, _, _ = game.sample_information_set(
-            game.roles[role], history, self.samples, seed=self.rng.randrange(2**32))
+        self._update(game, role, history)
+        states = self.particles
         infos = [game.info(state) for state in states]
         legal = set(infos[0].legal[role])
         for info in infos[1:]:
@@ -75,6 +99,52 @@ class SamplingPlayer:
                     counts[move] += 1
         return max(moves, key=lambda m: (totals[m] / counts[m] if counts[m] else -1.0,
                                          self.rng.random()))
+
+    def _update(self, game: InformationGame, role: int, history: History) -> None:
+        """Bring the particles up to ``history``: advance them by its new turns (from the
+        start where they stand ahead of it, as in a new match) and top them up."""
+        if self._turns > len(history) or not self.particles:
+            self.particles, self._turns = [], len(history)
+        name = game.roles[role]
+        ids = {text.lower(): i for i, (owner, text) in enumerate(game.percept_table)
+               if owner == name}
+        for move_text, percepts in history[self._turns:]:
+            move = game.move_id(name, move_text)
+            wanted = tuple(sorted({ids.get(text.lower(), -1) for text in percepts}))
+            self.particles = [state for state in (self._advance(game, role, particle, move,
+                                                                wanted)
+                                                  for particle in self.particles)
+                              if state is not None]
+        self._turns = len(history)
+        missing = self.samples - len(self.particles)
+        if missing > 0:
+            found, _, _ = game.sample_information_set(
+                name, history, missing, seed=self.rng.randrange(2**32))
+            self.particles.extend(found)
+
+    def _advance(self, game: InformationGame, role: int, state: Any, move: int,
+                 wanted: tuple[int, ...]) -> Any | None:
+        """The particle's successor by a joint move with ``move`` for this role that gives
+        it the percepts ``wanted``, among :attr:`tries` drawn at random; None if none."""
+        info = game.info(state)
+        if info.terminal or move not in info.legal[role]:
+            return None
+        choices = [[move] if r == role else list(ids) for r, ids in enumerate(info.legal)]
+        if any(not ids for ids in choices):
+            return None
+        total = 1
+        for ids in choices:
+            total *= len(ids)
+        rng = self.rng
+        if total <= self.tries:
+            joints = list(itertools.product(*choices))
+            rng.shuffle(joints)
+        else:
+            joints = [tuple(rng.choice(ids) for ids in choices) for _ in range(self.tries)]
+        for joint in joints:
+            if game.percepts(state, joint, check_legal=False)[role] == wanted:
+                return game.step(state, joint, check_legal=False)[0]
+        return None
 
     def _value(self, game: InformationGame, role: int, state: Any, info: StateInfo,
                move: int) -> float:

@@ -411,6 +411,15 @@ class Game:
             return tuple(() for _ in self.roles)
         return self._oracle.percepts(state.bits, joint)
 
+    def percepts(self, state: State, joint: tuple[int, ...], *,
+                 check_legal: bool = True) -> Percepts:
+        """GDL-II: :meth:`percept_ids`, with ``check_legal`` the joint move's legality
+        checked first (see :meth:`step`); the signature :meth:`client.RemoteGame.percepts`
+        has, so that players ask both alike."""
+        if check_legal:
+            self.step(state, joint)
+        return self.percept_ids(state, joint)
+
     def sample_information_set(self, role: str, history: Sequence[tuple[str, Sequence[str]]],
                                count: int = 1, *, seed: int = 0, max_nodes: int = 0
                                ) -> tuple[list[State], int, bool]:
