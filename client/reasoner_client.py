@@ -41,7 +41,7 @@ from reasoner.core.backend_reason import BackendReason, ReasonStep
 from reasoner.core.evaluation import Evaluation, PlanStep
 from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import State, StateInfo, move_key
-from reasoner.core.walk import Simulation
+from reasoner.core.walk import Simulation, StepPercepts
 from reasoner.errors import IllegalMoveError, UnknownGameError
 from reasoner.v1 import reasoner_pb2 as pb
 from reasoner.v1 import reasoner_pb2_grpc as pb_grpc
@@ -72,6 +72,33 @@ def _info(message: pb.StateInfo) -> StateInfo:
         terminal=message.terminal,
         goals=tuple(tuple(g.values) for g in message.goals),
     )
+
+
+def _recorded_percepts(lengths: Sequence[int], roles: int, counts: Sequence[int],
+                       ids: Sequence[int]) -> list[tuple[StepPercepts, ...]]:
+    """Per playout, per joint move, per role: the percept ids of PlayoutColumns'
+    percept_counts and percept_ids (empty for every role where the game sent none, a
+    plain GDL game).
+
+    >>> _recorded_percepts([2, 0], 2, [1, 0, 0, 2], [5, 3, 4])
+    [(((5,), ()), ((), (3, 4))), ()]
+    """
+    if not counts:
+        nothing = tuple(() for _ in range(roles))
+        return [tuple(nothing for _ in range(length)) for length in lengths]
+    found: list[tuple[StepPercepts, ...]] = []
+    count_at = id_at = 0
+    for length in lengths:
+        steps = []
+        for _ in range(length):
+            seen = []
+            for count in counts[count_at:count_at + roles]:
+                seen.append(tuple(ids[id_at:id_at + count]))
+                id_at += count
+            count_at += roles
+            steps.append(tuple(seen))
+        found.append(tuple(steps))
+    return found
 
 
 def _summaries(r: pb.SimulateResponse) -> list[PlayoutSummary]:
@@ -499,18 +526,27 @@ class RemoteGame:
         return self._ask(self.expand_question(state))
 
     def simulate(self, state: State | None = None, playouts: int = 1, seed: int = 0,
-                 max_steps: int = 1000, *, record: bool = False) -> Simulation:
+                 max_steps: int = 1000, *, record: bool = False,
+                 record_percepts: bool = False) -> Simulation:
         """Seeded random playouts run inside the server (from the initial state by
         default), as :meth:`reasoner.Game.simulate` plays them in process (see
         :meth:`reasoner.core.game_view.GameView.simulate`): the same arguments, the same
         seed taken modulo 2**64, the same :class:`~reasoner.core.walk.Simulation`;
         ``elapsed_ms`` is the server's. ``max_steps`` 0 is the service's default (1,000).
 
+        GDL-II: with ``record`` and ``record_percepts``, ``percepts[i][k][r]`` (and each
+        :class:`~reasoner.core.walk.Playout`'s ``percepts``) are the percept ids (into
+        :attr:`percept_table`) role ``r`` received after joint move ``k`` of playout ``i``;
+        in a plain game every role's are empty. The playouts are those without it (the
+        random role's moves drawn uniformly, as every role's).
+
         Raises:
-            ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits.
+            ValueError: ``playouts`` or ``max_steps`` negative or past 32 bits, or
+                ``record_percepts`` without ``record``.
         """
         return self._ask(self.simulate_question(state, playouts, seed, max_steps,
-                                                record=record))
+                                                record=record,
+                                                record_percepts=record_percepts))
 
     def summarize(self, state: State | None = None, playouts: int = 1, seed: int = 0,
                   max_steps: int = 1000) -> PlayoutSummary:
@@ -627,14 +663,20 @@ class RemoteGame:
                                      _info(c.successor.info)) for c in r.children]))
 
     def simulate_question(self, state: State | None, playouts: int, seed: int,
-                          max_steps: int, *, record: bool = False) -> Question[Simulation]:
+                          max_steps: int, *, record: bool = False,
+                          record_percepts: bool = False) -> Question[Simulation]:
         _count("playouts", playouts)
         _count("max_steps", max_steps)
+        if record_percepts and not record:
+            raise ArgumentError("record_percepts needs record=True: percepts are recorded "
+                                "per joint move of each trajectory",
+                                argument="record_percepts", value=True,
+                                reason="conflicting-arguments")
 
         def request() -> pb.SimulateRequest:
             message = pb.SimulateRequest(game_id=self.id, playouts=playouts, seed=seed % 2**64,
                                          max_steps=max_steps, record_trajectories=record,
-                                         columns=True)
+                                         record_percepts=record_percepts, columns=True)
             if state is None:
                 message.from_initial = True
             else:
@@ -642,7 +684,7 @@ class RemoteGame:
             return message
 
         return Question("Simulate", "simulate", request,
-                        lambda r: self._simulation(r, record))
+                        lambda r: self._simulation(r, record, record_percepts))
 
     def simulate_many_question(self, starts: Sequence[tuple[State, int]], *, seed: int,
                                max_steps: int, record: bool) -> Question[Simulation]:
@@ -709,7 +751,8 @@ class RemoteGame:
                                                              for p in e.plan))
                                    for e in r.evaluations])
 
-    def _simulation(self, r: pb.SimulateResponse, record: bool) -> Simulation:
+    def _simulation(self, r: pb.SimulateResponse, record: bool,
+                    record_percepts: bool = False) -> Simulation:
         columns = r.columns
         lengths = list(columns.lengths)
         roles = len(self.roles)
@@ -723,8 +766,12 @@ class RemoteGame:
                                    for k in range(length)))
                 at += length * roles
             trajectories = paths
+        percepts: list[tuple[StepPercepts, ...]] = []
+        if record and record_percepts:
+            percepts = _recorded_percepts(lengths, roles, columns.percept_counts,
+                                          columns.percept_ids)
         return Simulation.of_columns(lengths, columns.terminal, columns.goals, roles,
-                                     trajectories, r.updates, r.elapsed_ms)
+                                     trajectories, r.updates, r.elapsed_ms, percepts)
 
     def supersets(self) -> dict[tuple[str, int], tuple[str, ...]]:
         """Every atom that could ever hold, as GDL text, by relation (name, arity); sent

@@ -19,18 +19,21 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 from reasoner.core.values import Goals, StateInfo
 from reasoner.errors import NoLegalMoveError
 
-__all__ = ["MachineStepper", "Playout", "PlayoutResult", "Simulation", "Step", "Stepper",
-           "pick_joint", "random_playout", "random_walk", "sample_states",
+__all__ = ["MachineStepper", "Playout", "PlayoutResult", "Simulation", "Step", "StepPercepts",
+           "Stepper", "pick_joint", "random_playout", "random_walk", "sample_states",
            "simulate_sequentially"]
 
 S = TypeVar("S")
 T = TypeVar("T")
+
+#: GDL-II: what every role (role order) perceives after one joint move, as percept ids.
+StepPercepts = tuple[tuple[int, ...], ...]
 
 
 class Stepper(Protocol[S]):
@@ -181,12 +184,15 @@ def sample_states(game: Stepper[S], initial: S, count: int, seed: int = 0,
 class Playout:
     """One playout of a :class:`Simulation`: the goal value of each role in its last state
     (None where the role has none, or several), its length in joint moves, whether it
-    ended in a terminal state, and its joint moves (ids, role order) when recorded."""
+    ended in a terminal state, and its joint moves (ids, role order) when recorded; with
+    them, in a GDL-II game when asked (:meth:`client.RemoteGame.simulate`'s
+    ``record_percepts``), the percept ids each role received after each joint move."""
 
     goals: tuple[int | None, ...]
     length: int
     terminal: bool
     trajectory: tuple[tuple[int, ...], ...]
+    percepts: tuple[StepPercepts, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -209,6 +215,9 @@ class Simulation:
     batched: bool
     goal_table: list[int] | None = None  # see flat_goals
     elapsed_ms: float = 0.0  # the simulation's own time (the server's, over the service)
+    # GDL-II, when asked: percepts[i][k][r], the percept ids role r received after joint
+    # move k of playout i (one entry per recorded joint move); empty when not asked.
+    percepts: list[tuple[StepPercepts, ...]] = field(default_factory=list)
 
     def flat_goals(self) -> list[int]:
         """Every playout's goal value per role, one after another (playout-major), -1 for
@@ -225,17 +234,20 @@ class Simulation:
         count = len(self.lengths)
         roles = len(flat) // count if count else 0
         paths = self.trajectories or [()] * count
+        seen = self.percepts or [()] * count
         return tuple(
             Playout(tuple(None if value < 0 else value
-                          for value in flat[i * roles:(i + 1) * roles]), length, terminal, path)
-            for i, (length, terminal, path) in enumerate(
-                zip(self.lengths, self.terminal, paths, strict=True)))
+                          for value in flat[i * roles:(i + 1) * roles]), length, terminal, path,
+                    percepts)
+            for i, (length, terminal, path, percepts) in enumerate(
+                zip(self.lengths, self.terminal, paths, seen, strict=True)))
 
     @classmethod
     def of_columns(cls, lengths: Sequence[int], terminal: Sequence[bool],
                    flat_goals: Sequence[int], roles: int,
                    trajectories: Sequence[tuple[tuple[int, ...], ...]], updates: int,
-                   elapsed_ms: float = 0.0) -> Simulation:
+                   elapsed_ms: float = 0.0,
+                   percepts: Sequence[tuple[StepPercepts, ...]] = ()) -> Simulation:
         """A simulation from its columns as the service sends them: goal values
         playout-major, -1 for a role with none or several (read as none).
 
@@ -251,7 +263,7 @@ class Simulation:
         # Each playout's roles, grouped by one iterator taken roles times (zip in C).
         goals: list[Goals] = list(zip(*[iter(boxed)] * roles, strict=True)) if roles else []
         return cls(list(lengths), list(terminal), goals, list(trajectories), updates, False,
-                   flat, elapsed_ms)
+                   flat, elapsed_ms, list(percepts))
 
 
 def simulate_sequentially(game: Stepper[S], state: S, playouts: int, seed: int,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reasoner.core.walk import Simulation
+from reasoner.core.walk import Simulation, StepPercepts
 from reasoner.v1 import reasoner_pb2 as pb
 
 __all__ = ["field", "playouts_answer", "varint"]
@@ -36,19 +36,23 @@ def field(number: int, payload: bytes) -> bytes:
 
 
 def playouts_answer(run: Simulation, elapsed_ms: float) -> bytes:
-    """The SimulateResponse of ``run`` with one ``Playout`` per playout (trajectories
-    included where recorded), as bytes."""
+    """The SimulateResponse of ``run`` with one ``Playout`` per playout (trajectories and
+    percepts included where recorded), as bytes."""
     encoded: dict[object, bytes] = {}
     parts: list[bytes] = []
     paths: Sequence[tuple[tuple[int, ...], ...]] = run.trajectories or [()] * len(run.lengths)
-    for goals, length, terminal, path in zip(run.goals, run.lengths, run.terminal, paths,
-                                             strict=True):
+    seen: Sequence[tuple[StepPercepts, ...]] = run.percepts or [()] * len(run.lengths)
+    for goals, length, terminal, path, percepts in zip(run.goals, run.lengths, run.terminal,
+                                                       paths, seen, strict=True):
         key = (goals, length, terminal, path)
         found = encoded.get(key)
         if found is None:
             message = pb.Playout(goals=[pb.GoalValues(values=v) for v in goals],
                                  length=length, terminal=terminal,
-                                 trajectory=[pb.JointMove(moves=j) for j in path])
+                                 trajectory=[pb.JointMove(moves=j) for j in path],
+                                 percepts=[pb.StepPercepts(roles=[
+                                     pb.RolePercepts(percept_ids=ids) for ids in step])
+                                     for step in percepts])
             found = field(_PLAYOUTS, message.SerializeToString())
             if not path:  # a recorded path is seldom met twice: not kept
                 encoded[key] = found

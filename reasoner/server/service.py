@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import grpc
@@ -208,7 +209,25 @@ def _joined(runs: list[Simulation]) -> Simulation:
         goals=[x for run in runs for x in run.goals],
         trajectories=[x for run in runs for x in run.trajectories],
         updates=sum(run.updates for run in runs), batched=all(run.batched for run in runs),
-        goal_table=[x for run in runs for x in run.flat_goals()])
+        goal_table=[x for run in runs for x in run.flat_goals()],
+        percepts=[x for run in runs for x in run.percepts])
+
+
+def _with_percepts(game: Game, start: State, run: Simulation,
+                   check: Callable[[], None]) -> Simulation:
+    """GDL-II: ``run`` (recorded playouts from ``start``) with what each role perceived
+    after each joint move, found by replaying each trajectory (the playouts themselves are
+    the backend's, as without percepts); ``check`` is called before each playout."""
+    percepts = []
+    for path in run.trajectories:
+        check()
+        state = start
+        steps = []
+        for joint in path:
+            steps.append(tuple(tuple(sorted(ids)) for ids in game.percept_ids(state, joint)))
+            state, _ = game.step(state, joint, check_legal=False)
+        percepts.append(tuple(steps))
+    return replace(run, percepts=percepts)
 
 
 def _translation(text: str, case_sensitive: bool, strict: bool,
@@ -581,6 +600,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     f"{self._answer_limit} an answer may have: ask "
                     "fewer playouts or steps, or no trajectories", "size",
                     reason="answer-size")
+        if request.record_percepts and not request.record_trajectories:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               "record_percepts needs record_trajectories: the percepts are "
+                               "recorded per joint move of each trajectory",
+                               reason="conflicting-fields")
         if request.summary and request.record_trajectories:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                "a summary holds no trajectories: ask for columns with "
@@ -605,10 +629,17 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                 updates=sum(s.updates for s in summaries),
                 elapsed_ms=(time.perf_counter() - start) * 1e3)
         start = time.perf_counter()
-        run = _joined([game.simulate(state, count, request.seed + number, max_steps,
-                                     record=request.record_trajectories,
-                                     check=lambda: _check_time(context))
-                       for number, (state, count) in enumerate(starts)])
+        # Percepts only where asked for and a GDL-II game has any: plain playouts do no
+        # percept work at all.
+        percepts = request.record_percepts and game.is_gdl2
+        runs = []
+        for number, (state, count) in enumerate(starts):
+            run = game.simulate(state, count, request.seed + number, max_steps,
+                                record=request.record_trajectories,
+                                check=lambda: _check_time(context))
+            runs.append(_with_percepts(game, state, run, lambda: _check_time(context))
+                        if percepts else run)
+        run = _joined(runs)
         elapsed_ms = (time.perf_counter() - start) * 1e3
         if request.columns:
             columns = pb.SimulateResponse(
@@ -616,7 +647,11 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                     lengths=run.lengths, terminal=run.terminal,
                     goals=run.flat_goals(),
                     trajectory_moves=[move for path in run.trajectories
-                                      for joint in path for move in joint]),
+                                      for joint in path for move in joint],
+                    percept_counts=[len(ids) for steps in run.percepts
+                                    for seen in steps for ids in seen],
+                    percept_ids=[i for steps in run.percepts
+                                 for seen in steps for ids in seen for i in ids]),
                 updates=run.updates, elapsed_ms=elapsed_ms)
             self._fits(columns, f"the answer of {playouts:,} playouts")
             return columns

@@ -414,7 +414,7 @@ class Child(_message.Message):
     def __init__(self, joint_move: _Optional[_Union[JointMove, _Mapping]] = ..., successor: _Optional[_Union[Successor, _Mapping]] = ...) -> None: ...
 
 class SimulateRequest(_message.Message):
-    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns", "summary")
+    __slots__ = ("game_id", "state", "from_initial", "starts", "playouts", "seed", "max_steps", "record_trajectories", "columns", "summary", "record_percepts")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
@@ -425,6 +425,7 @@ class SimulateRequest(_message.Message):
     RECORD_TRAJECTORIES_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    RECORD_PERCEPTS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
     from_initial: bool
@@ -435,7 +436,8 @@ class SimulateRequest(_message.Message):
     record_trajectories: bool
     columns: bool
     summary: bool
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ..., summary: _Optional[bool] = ...) -> None: ...
+    record_percepts: bool
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., starts: _Optional[_Iterable[_Union[SimulateStart, _Mapping]]] = ..., playouts: _Optional[int] = ..., seed: _Optional[int] = ..., max_steps: _Optional[int] = ..., record_trajectories: _Optional[bool] = ..., columns: _Optional[bool] = ..., summary: _Optional[bool] = ..., record_percepts: _Optional[bool] = ...) -> None: ...
 
 class SimulateStart(_message.Message):
     __slots__ = ("state", "playouts")
@@ -482,28 +484,40 @@ class GoalCounts(_message.Message):
     def __init__(self, values: _Optional[_Iterable[int]] = ..., playouts: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayoutColumns(_message.Message):
-    __slots__ = ("lengths", "terminal", "goals", "trajectory_moves")
+    __slots__ = ("lengths", "terminal", "goals", "trajectory_moves", "percept_counts", "percept_ids")
     LENGTHS_FIELD_NUMBER: _ClassVar[int]
     TERMINAL_FIELD_NUMBER: _ClassVar[int]
     GOALS_FIELD_NUMBER: _ClassVar[int]
     TRAJECTORY_MOVES_FIELD_NUMBER: _ClassVar[int]
+    PERCEPT_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    PERCEPT_IDS_FIELD_NUMBER: _ClassVar[int]
     lengths: _containers.RepeatedScalarFieldContainer[int]
     terminal: _containers.RepeatedScalarFieldContainer[bool]
     goals: _containers.RepeatedScalarFieldContainer[int]
     trajectory_moves: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, lengths: _Optional[_Iterable[int]] = ..., terminal: _Optional[_Iterable[bool]] = ..., goals: _Optional[_Iterable[int]] = ..., trajectory_moves: _Optional[_Iterable[int]] = ...) -> None: ...
+    percept_counts: _containers.RepeatedScalarFieldContainer[int]
+    percept_ids: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, lengths: _Optional[_Iterable[int]] = ..., terminal: _Optional[_Iterable[bool]] = ..., goals: _Optional[_Iterable[int]] = ..., trajectory_moves: _Optional[_Iterable[int]] = ..., percept_counts: _Optional[_Iterable[int]] = ..., percept_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Playout(_message.Message):
-    __slots__ = ("goals", "length", "terminal", "trajectory")
+    __slots__ = ("goals", "length", "terminal", "trajectory", "percepts")
     GOALS_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
     TERMINAL_FIELD_NUMBER: _ClassVar[int]
     TRAJECTORY_FIELD_NUMBER: _ClassVar[int]
+    PERCEPTS_FIELD_NUMBER: _ClassVar[int]
     goals: _containers.RepeatedCompositeFieldContainer[GoalValues]
     length: int
     terminal: bool
     trajectory: _containers.RepeatedCompositeFieldContainer[JointMove]
-    def __init__(self, goals: _Optional[_Iterable[_Union[GoalValues, _Mapping]]] = ..., length: _Optional[int] = ..., terminal: _Optional[bool] = ..., trajectory: _Optional[_Iterable[_Union[JointMove, _Mapping]]] = ...) -> None: ...
+    percepts: _containers.RepeatedCompositeFieldContainer[StepPercepts]
+    def __init__(self, goals: _Optional[_Iterable[_Union[GoalValues, _Mapping]]] = ..., length: _Optional[int] = ..., terminal: _Optional[bool] = ..., trajectory: _Optional[_Iterable[_Union[JointMove, _Mapping]]] = ..., percepts: _Optional[_Iterable[_Union[StepPercepts, _Mapping]]] = ...) -> None: ...
+
+class StepPercepts(_message.Message):
+    __slots__ = ("roles",)
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    roles: _containers.RepeatedCompositeFieldContainer[RolePercepts]
+    def __init__(self, roles: _Optional[_Iterable[_Union[RolePercepts, _Mapping]]] = ...) -> None: ...
 
 class TranslateRequest(_message.Message):
     __slots__ = ("gdl", "options", "relaxed")
