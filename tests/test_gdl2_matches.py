@@ -182,3 +182,26 @@ def test_manage_counts_only_the_seated_roles(capsys: pytest.CaptureFixture[str])
         status = main(["manage", str(MONTY), "--player", a, "--player", b])
     assert status == 2
     assert "1 roles to seat (candidate; the manager plays random)" in capsys.readouterr().err
+
+
+def test_bench_gdl2_prints_sampling_and_strength_rows(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`gdl-reasoner bench-gdl2 --json` gives a sampling row per turn reached and a strength
+    row per seated role, each with the sampling player's and a random player's mean goal."""
+    status = main(["bench-gdl2", str(MONTY), "--turns", "1,2,9", "--samples", "5",
+                   "--matches", "2", "--seconds", "0.01", "--json"])
+    assert status == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    sampling = [r for r in rows if r["table"] == "sampling"]
+    strength = [r for r in rows if r["table"] == "strength"]
+    assert [r["turn"] for r in sampling] == [1, 2]  # the game ends before turn 9
+    assert all(r["states"] == 5 and r["states_per_second"] > 0 for r in sampling)
+    assert [r["role"] for r in strength] == ["candidate"]
+    assert 0 <= strength[0]["sampling_mean"] <= 100 and strength[0]["matches"] == 2
+
+
+def test_bench_gdl2_refuses_a_plain_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game without sees rules or a random role is a usage error for bench-gdl2."""
+    status = main(["bench-gdl2", str(ROOT / "games" / "tictactoe.kif")])
+    assert status == 2
+    assert "is not a GDL-II game" in capsys.readouterr().err

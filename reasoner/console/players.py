@@ -2,9 +2,9 @@
 
 This is the one module of the command line (and of the workshop, :mod:`reasoner.workshop`)
 that imports the client library (``client``): ``match``, ``player``, ``manage``, ``prove``,
-``bench-players``, ``bench-heuristics``, ``bench --grpc``, ``bench-service`` and ``web``
-(:mod:`reasoner.web`) take the players, the match loop, the GGP game manager and the
-remote client from here. The commands
+``bench-players``, ``bench-gdl2``, ``bench-heuristics``, ``bench --grpc``,
+``bench-service`` and ``web`` (:mod:`reasoner.web`) take the players, the match loop, the
+GGP game manager and the remote client from here. The commands
 import it inside the function that runs them, so that building the parser (``--help``) does
 not load the client and gRPC.
 """
@@ -33,6 +33,7 @@ from client.match import MatchStep, play_match
 from client.players import HeuristicEvaluator, MctsPlayer, Player, RandomPlayer
 from client.players.aostar import prove
 from client.players.heuristic_values import VALUE_HEURISTICS
+from client.players.sampling import SamplingPlayer
 from client.players.strategies import STRATEGIES, make_player
 from reasoner.console.common import CommandError, UsageError
 
@@ -47,6 +48,7 @@ __all__ = [
     "RandomPlayer",
     "ReasonerClient",
     "RemoteGame",
+    "SamplingPlayer",
     "WebPublisher",
     "make_player",
     "open_service",
