@@ -4,7 +4,9 @@ every state (docs/semantics/crosschecking.md).
 At every state both are asked for terminal; in a terminal state for the goal values of every
 role, otherwise for the legal moves of every role; then one joint move is drawn from our
 legal moves (:func:`reasoner.core.walk.pick_joint` over each role's moves sorted by text)
-and both compute the successor. The first difference ends a playout; of all
+and both compute the successor; on a GDL-II game (``percepts``) both are asked too what each
+role perceives when that joint move is played there (``sees``, which may read the
+successor's fluents through ``next``). The first difference ends a playout; of all
 playouts, the disagreement reached in the fewest steps is reported, with the joint moves
 that reproduce it from the initial state. Supersets (fluents, moves, every relation's atoms)
 are compared as sets.
@@ -38,7 +40,9 @@ _SHOWN = 12  # differing items printed per side
 class Disagreement:
     """Where two reasoners first differ, and how to get there."""
 
-    aspect: str  # "initial state", "legal moves of xplayer", "successor", "fluents"...
+    # "initial state", "legal moves of xplayer", "successor", "percepts of candidate",
+    # "fluents"...
+    aspect: str
     ours: frozenset[str]
     theirs: frozenset[str]
     playout: int = -1  # -1: not found in play (roles, supersets)
@@ -71,6 +75,7 @@ class CrossCheck:
 
     playouts: int = 0
     states: int = 0
+    percepts: int = 0  # joint moves whose percepts were compared (GDL-II)
     disagreement: Disagreement | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -84,44 +89,50 @@ def _texts(values: Iterable[object]) -> frozenset[str]:
     return frozenset(str(v) for v in values)
 
 
+@dataclass
+class _Counts:
+    states: int = 0
+    percepts: int = 0
+
+
 def _play(ours: Side, theirs: Side, playout: int, rng: random.Random, max_steps: int,
-          record: TextIO | None, goals_everywhere: bool) -> tuple[int, Disagreement | None]:
-    """One playout; the states visited and the first disagreement (or None)."""
+          record: TextIO | None, goals_everywhere: bool, percepts: bool,
+          counts: _Counts) -> Disagreement | None:
+    """One playout, counted in ``counts``; the first disagreement (or None)."""
     roles = ours.roles
     state = ours.initial_state()
     moves: list[tuple[str, ...]] = []
-    visited = 0
 
     def differ(aspect: str, a: Iterable[object], b: Iterable[object]) -> Disagreement:
         return Disagreement(aspect, _texts(a), _texts(b), playout, len(moves), tuple(moves),
                             state)
 
     for _ in range(max_steps + 1):
-        visited += 1
+        counts.states += 1
         terminal = ours.terminal(state)
         if terminal != theirs.terminal(state):
-            return visited, differ("terminal", [str(terminal).lower()],
+            return differ("terminal", [str(terminal).lower()],
                                    [str(not terminal).lower()])
         if terminal or goals_everywhere:
             goals, their_goals = ours.goals(state), theirs.goals(state)
             for role in roles:
                 if goals[role] != their_goals[role]:
-                    return visited, differ(f"goals of {role}", goals[role], their_goals[role])
+                    return differ(f"goals of {role}", goals[role], their_goals[role])
         if terminal:
             if record is not None:
                 write_step(record, playout, len(moves), state, True, {},
                            {r: _single(goals[r]) for r in roles}, None)
-            return visited, None
+            return None
         legal, their_legal = ours.legal(state), theirs.legal(state)
         for role in roles:
             if legal[role] != their_legal[role]:
-                return visited, differ(f"legal moves of {role}", legal[role], their_legal[role])
+                return differ(f"legal moves of {role}", legal[role], their_legal[role])
         if not all(legal[role] for role in roles):
             # A role without moves: the game's defect, not ours to judge; the playout ends.
             if record is not None:
                 write_step(record, playout, len(moves), state, False, legal,
                            {r: None for r in roles}, None)
-            return visited, None
+            return None
         joint = pick_joint(rng, [sorted(legal[role]) for role in roles])
         if record is not None:
             write_step(record, playout, len(moves), state, False, legal,
@@ -130,9 +141,15 @@ def _play(ours: Side, theirs: Side, playout: int, rng: random.Random, max_steps:
                                                                                        joint)
         moves.append(joint)
         if following != their_following:
-            return visited, differ("successor", following, their_following)
+            return differ("successor", following, their_following)
+        if percepts:
+            seen, their_seen = ours.sees(state, joint), theirs.sees(state, joint)
+            counts.percepts += 1
+            for role in roles:
+                if seen[role] != their_seen[role]:
+                    return differ(f"percepts of {role}", seen[role], their_seen[role])
         state = following
-    return visited, None
+    return None
 
 
 def _single(values: frozenset[int]) -> int | None:
@@ -141,10 +158,11 @@ def _single(values: frozenset[int]) -> int | None:
 
 def compare_sides(ours: Side, theirs: Side, *, playouts: int = 10, seed: int = 0,
                   max_steps: int = 200, record: TextIO | None = None,
-                  goals_everywhere: bool = False) -> CrossCheck:
+                  goals_everywhere: bool = False, percepts: bool = False) -> CrossCheck:
     """Seeded random playouts in both; see the module docstring. ``record`` receives our
     side's trace (see :mod:`reasoner.crosscheck.trace`). With ``goals_everywhere`` the goal
-    values are compared in every state, not only in terminal ones."""
+    values are compared in every state, not only in terminal ones; with ``percepts`` (a
+    GDL-II game) each role's percepts after every joint move played."""
     start = time.perf_counter()
     result = CrossCheck()
     if tuple(ours.roles) != tuple(theirs.roles):
@@ -159,14 +177,16 @@ def compare_sides(ours: Side, theirs: Side, *, playouts: int = 10, seed: int = 0
         write_header(record, ours.roles, init)
     rng = random.Random(seed)
     best: Disagreement | None = None
+    counts = _Counts()
     for playout in range(playouts):
         # Once a disagreement is known, a later playout can only report a shorter one.
         limit = max_steps if best is None else best.step - 1
         if limit < 0:
             break
-        visited, found = _play(ours, theirs, playout, rng, limit, record, goals_everywhere)
+        found = _play(ours, theirs, playout, rng, limit, record, goals_everywhere, percepts,
+                      counts)
         result.playouts += 1
-        result.states += visited
+        result.states, result.percepts = counts.states, counts.percepts
         if found is not None and (best is None or found.step < best.step):
             best = found
     result.disagreement = best

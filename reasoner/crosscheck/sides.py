@@ -27,6 +27,11 @@ class Side(Protocol):
 
     def next_state(self, state: frozenset[str], joint: Sequence[str]) -> frozenset[str]: ...
 
+    def sees(self, state: frozenset[str], joint: Sequence[str]) -> dict[str, frozenset[str]]:
+        """GDL-II: each role's percepts when ``joint`` is played in ``state`` (every role's
+        set empty in a plain GDL game)."""
+        ...
+
     def terminal(self, state: frozenset[str]) -> bool: ...
 
     def goals(self, state: frozenset[str]) -> dict[str, frozenset[int]]: ...
@@ -56,6 +61,15 @@ class EngineSide:
         ids = tuple(self.game.move(role, move).id
                     for role, move in zip(self.game.roles, joint, strict=True))
         return self.game.step(current, ids, check_legal=False)[0].fluents
+
+    def sees(self, state: frozenset[str], joint: Sequence[str]) -> dict[str, frozenset[str]]:
+        current = self.game.state_from_fluents(state)
+        ids = tuple(self.game.move(role, move).id
+                    for role, move in zip(self.game.roles, joint, strict=True))
+        table = self.game.percept_table
+        return {role: frozenset(table[i][1] for i in found)
+                for role, found in zip(self.game.roles, self.game.percept_ids(current, ids),
+                                       strict=True)}
 
     def terminal(self, state: frozenset[str]) -> bool:
         return self.game.info(self.game.state_from_fluents(state)).terminal

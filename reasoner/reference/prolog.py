@@ -316,7 +316,7 @@ class _Program:
         # The relations the driver asks about exist even when a game never defines them
         # (a game without init facts starts in the empty state).
         asked = {("role", 1), ("init", 1), ("legal", 2), ("next", 1), ("terminal", 0),
-                 ("goal", 2)}
+                 ("goal", 2), ("sees", 2)}
         dynamic = ({("true", 1), ("does", 2)} | self.called | asked) - set(self.defined)
         lines = [f":- dynamic({indicator(sig)})." for sig in sorted(dynamic)]
         lines += [f":- table({indicator(sig)})." for sig in self.defined if sig in self.tabled]
@@ -441,6 +441,13 @@ ref_answer(legal(State), Items) :-
 ref_answer(next(State, Joint), Fluents) :-
     ref_set(State, Joint),
     ref_all(F, 'gdl:next'(F), Fluents).
+% GDL-II: what each role perceives when the joint move is played in the state. The sees
+% rules may read true, does and (a dialect of Dresden's game controller) next, which the
+% game's own next rules derive from the same state and joint move.
+ref_answer(sees(State, Joint), Items) :-
+    ref_set(State, Joint),
+    ref_all(R-P, 'gdl:sees'(R, P), Pairs),
+    ref_pairs(Pairs, Items).
 ref_answer(terminal(State), [txt(Answer)]) :-
     ref_set(State, []),
     ref_all(x, 'gdl:terminal', Found),

@@ -142,15 +142,23 @@ class ReferenceSolver:
 
     def next_state(self, state: Iterable[str], joint: Sequence[str]) -> frozenset[str]:
         """The successor when role ``i`` plays ``joint[i]`` (legality is not checked)."""
-        if isinstance(joint, str) or len(joint) != len(self._roles):
-            raise ReferenceFailure(f"a joint move needs one move per role ({len(self._roles)}), "
-                                   f"got {joint!r}", reason="joint-move")
-        pairs = ",".join(f"{quote_atom(role)}-{self._ground(move, 'move')}"
-                         for role, move in zip(self._roles, joint, strict=True))
-        successor = frozenset(self._request(f"next({self._state(state)},[{pairs}])",
-                                            "the next state"))
+        successor = frozenset(self._request(f"next({self._state(state)},"
+                                            f"[{self._joint(joint)}])", "the next state"))
         self._updates += 1
         return successor
+
+    def sees(self, state: Iterable[str], joint: Sequence[str]) -> dict[str, frozenset[str]]:
+        """GDL-II: what each role perceives when role ``i`` plays ``joint[i]`` in the state
+        (legality is not checked): per role, its percepts as GDL text (an empty set for a
+        role without, and for every role of a plain GDL game). ``sees`` rules that read
+        ``next`` see the successor that :meth:`next_state` computes."""
+        found: dict[str, set[str]] = {role: set() for role in self._roles}
+        for role, percept in self._pairs(self._request(f"sees({self._state(state)},"
+                                                       f"[{self._joint(joint)}])",
+                                                       "percepts")):
+            if role in found:
+                found[role].add(percept)
+        return {role: frozenset(percepts) for role, percepts in found.items()}
 
     def terminal(self, state: Iterable[str]) -> bool:
         """Whether the state is terminal."""
@@ -269,6 +277,15 @@ class ReferenceSolver:
             raise ReferenceFailure(f"a state is a collection of fluent texts, not the text "
                                    f"{state!r}")
         return "[" + ",".join(self._ground(text, "fluent") for text in state) + "]"
+
+    def _joint(self, joint: Sequence[str]) -> str:
+        """A joint move as the Prolog list's items ``Role-Move``, role ``i`` playing
+        ``joint[i]``."""
+        if isinstance(joint, str) or len(joint) != len(self._roles):
+            raise ReferenceFailure(f"a joint move needs one move per role ({len(self._roles)}), "
+                                   f"got {joint!r}", reason="joint-move")
+        return ",".join(f"{quote_atom(role)}-{self._ground(move, 'move')}"
+                        for role, move in zip(self._roles, joint, strict=True))
 
     @staticmethod
     def _pairs(fields: list[str]) -> list[tuple[str, str]]:
