@@ -70,8 +70,8 @@ def test_the_library_lists_the_bundled_games_and_finds_them_by_name(page: Page) 
     games = page.ok("GET", "/api/games")["games"]
     assert len(games) == len(list(GAMES.glob("*.kif")))
     found = page.ok("GET", "/api/games?q=tictac")["games"]
-    assert [g["id"] for g in found] == [TICTACTOE]
-    assert found[0]["roles"] == ["xplayer", "oplayer"]
+    assert [g["id"] for g in found] == ["games/blindtictactoe", TICTACTOE]
+    assert found[1]["roles"] == ["xplayer", "oplayer"]
     # breakthrough's rules also read (role ?r): a variable is no role.
     assert page.ok("GET", "/api/games?q=breakthrough")["games"][0]["roles"] == ["white",
                                                                                  "black"]
@@ -87,7 +87,8 @@ def test_an_opened_game_has_its_board_backend_and_load_time(page: Page) -> None:
     assert board["function"] == "cell"
     assert (board["columns"], board["rows"]) == (["1", "2", "3"], ["3", "2", "1"])
     assert board["styles"]["b"]["empty"] and not board["styles"]["x"]["empty"]
-    listed = page.ok("GET", "/api/games?q=tictactoe")["games"][0]
+    listed = next(g for g in page.ok("GET", "/api/games?q=tictactoe")["games"]
+                  if g["id"] == TICTACTOE)
     assert listed["backend"] == game["backend"]
 
 
@@ -207,6 +208,17 @@ def test_bad_match_requests_say_what_is_wrong(page: Page) -> None:
                         "clock")):
         status, answer = page.call("POST", "/api/matches", body)
         assert status == 400 and word in answer["error"]
+
+
+def test_a_gdl2_game_is_not_played_on_the_page(page: Page) -> None:
+    """Monty Hall (GDL-II) cannot be played on the page, where every seat would see the
+    whole state: 409 with the reason, and no match is made."""
+    monty = next(g["id"] for g in page.ok("GET", "/api/games?q=montyhall")["games"])
+    before = len(page.ok("GET", "/api/matches")["matches"])
+    status, answer = page.call("POST", "/api/matches",
+                               {"game": monty, "seats": ["human", "random"]})
+    assert status == 409 and "GDL-II" in answer["error"]
+    assert len(page.ok("GET", "/api/matches")["matches"]) == before
 
 
 def _record(moves: list[list[str]], errors: list[list[str]]) -> dict[str, Any]:

@@ -144,6 +144,11 @@ async def new_match(request: Request, state: WebState) -> Any:
     if entry_id not in state.library.entries:
         raise HttpError(404, f"no game {entry_id!r} in the library")
     opened = await asyncio.to_thread(state.library.open, entry_id)
+    if opened.game.is_gdl2:
+        raise HttpError(409, "a GDL-II game is watched and replayed here, not played: each "
+                             "seat would see the whole state, which its role must not (run "
+                             "it with manage --web, where each player hears only its own "
+                             "moves and percepts)")
     seats = body.get("seats")
     roles = opened.game.roles
     if not isinstance(seats, list) or len(seats) != len(roles):
