@@ -56,6 +56,26 @@ def test_the_node_example_plays_through_a_session(srv: Server) -> None:
     assert report["bestMove"].startswith("(mark ")
 
 
+def test_the_node_example_shows_a_gdl2_game_s_percepts(srv: Server) -> None:
+    """On Monty Hall (GDL-II) the example also prints one random game's percepts per joint
+    move: the candidate perceives its own move each turn and, after the second, the door
+    that random's move opened; tic-tac-toe's output has no such key."""
+    if shutil.which("node") is None:
+        pytest.fail("Node.js is missing: `make test` installs the example's packages with npm")
+    done = subprocess.run(
+        ["node", "example.js", srv.target, str(ROOT / "games" / "montyhall.kif"),
+         "--playouts", "4", "--in-flight", "2", "--mc", "2"],
+        cwd=NODE, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["randomRole"] == "random"
+    first, second, _ = report["perceived"]
+    assert first["percepts"]["candidate"] == [f"(did candidate {first['moves'][0]})"]
+    opened = second["moves"][1]
+    assert opened.startswith("(open_door ")
+    assert sorted(second["percepts"]["candidate"]) == sorted(["(did candidate noop)", opened])
+
+
 def _shape(value: Any) -> Any:
     """A JSON value's shape: an object's keys in order with their values' shapes, a list's
     first element's shape, else the type's name (an int and a float are both "number")."""

@@ -8,7 +8,9 @@
 // first move by flat Monte Carlo: one Simulate with a start per child of the initial state,
 // M playouts each. It prints one JSON object with what it measured and chose; its
 // `badRequest` shows a request sent without a state on purpose, refused as expected
-// (INVALID_ARGUMENT on its own tag) while the stream went on.
+// (INVALID_ARGUMENT on its own tag) while the stream went on. For a GDL-II game (GameInfo's
+// gdl2, such as games/montyhall.kif) it also plays one seeded random game and prints, per
+// joint move, what each role perceived (`perceived`, from Next's Successor.percepts).
 //
 // Over TLS (--tls-root) the certificate is checked for the target's host; where that is an
 // IP address, for --server-name instead (default: localhost for a loopback address), which
@@ -127,6 +129,28 @@ async function randomPlayout(session, gameId, pick, maxSteps) {
   return steps;
 }
 
+// GDL-II: one random game (the random role's moves drawn uniformly, as every role's) and,
+// per joint move, the moves and what each role perceived after it: Next's successor
+// carries per role (role order) percept ids into GameInfo.percepts, a table of
+// {role: role index, text: GDL text}.
+async function perceivedGame(session, game, pick, maxSteps) {
+  const gameId = game.gameId;
+  let { state, info } = await session.ask("initialState", { gameId });
+  const turns = [];
+  while (!info.terminal && turns.length < maxSteps) {
+    const joint = info.legal.map((moves) => moves.ids[Math.floor(pick() * moves.ids.length)]);
+    const answer = await session.ask("next", { gameId, state, jointMoves: [{ moves: joint }] });
+    const successor = answer.successors[0];
+    turns.push({
+      moves: joint.map((id) => game.moves[id].text),
+      percepts: Object.fromEntries(game.roles.map((role, r) => [
+        role, successor.percepts[r].perceptIds.map((id) => game.percepts[id].text)])),
+    });
+    ({ state, info } = successor);
+  }
+  return turns;
+}
+
 // The channel options of a TLS connection to `target`: where its host is an IP address,
 // the name the certificate must carry (TLS sends a name, never an address: Node warns
 // DEP0123 and will ignore an address).
@@ -202,6 +226,11 @@ async function main() {
     const mean = total / options.mc;
     if (best === null || mean > best.mean) best = { mean, joint: child.jointMove.moves };
   });
+  // GDL-II only (the output of a plain game is as it was): one game's percepts.
+  const gdl2 = game.gdl2
+    ? { randomRole: game.randomRole,
+        perceived: await perceivedGame(session, game, random(options.seed), 1000) }
+    : {};
   session.close();
   client.close();
   console.log(JSON.stringify({
@@ -211,6 +240,7 @@ async function main() {
     badRequest,
     bestMove: game.moves[best.joint[0]].text, bestMean: best.mean,
     children: expanded.children.length, simulatedPlayouts: simulated.columns.lengths.length,
+    ...gdl2,
   }));
 }
 
