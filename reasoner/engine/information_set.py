@@ -14,6 +14,12 @@ its own random order, so the samples are spread over the information set but not
 a state reached by many histories, or through turns with few consistent joint moves, comes
 more often than under uniform sampling.
 
+A search that goes deep down a wrong early choice is cut off and begun again with another
+random order and twice the joint moves (restarts cut the long tail of a randomised search);
+a (turn, state) pair from which a complete search found nothing is remembered and never
+searched again, so that histories that reach one state by several orders of moves (marks
+on a board) cost one search.
+
 The cost is bounded by ``max_nodes``, the joint moves tried (one percept solve each, and one
 step for those that explain the percepts) over all samples. A search that tries every joint
 move of every turn without finding a state proves the history inconsistent with the rules:
@@ -60,6 +66,8 @@ __all__ = ["InformationSample", "PerceivedGame", "Turn", "sample_information_set
 # The most joint moves one turn is enumerated over before its combinations are drawn at
 # random instead (a turn with more is not searched exhaustively).
 _ENUMERATED = 4096
+# The joint moves a first attempt at one sample may try, per turn of the history.
+_FIRST_ATTEMPT = 64
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,10 @@ class InformationSample:
 
 
 class _Budget(Exception):
+    pass
+
+
+class _Attempt(Exception):
     pass
 
 
@@ -138,7 +150,7 @@ def sample_information_set(game: PerceivedGame, role: str, history: Sequence[Tur
     exhausted = False
     try:
         for _ in range(count):
-            state = search.run(game.initial_state, 0, rng)
+            state = search.sample(game.initial_state, rng)
             if state is None and search.sampled:  # not every joint move was tried: no proof
                 raise _Budget
             if state is None:
@@ -180,20 +192,45 @@ class _Search:
         self.nodes = 0
         self.deepest = 0  # the furthest turn the search reached
         self.sampled = False  # a turn's joint moves were drawn, not all tried
+        self.left = 0  # joint moves the attempt under way may still try
+        # (turn, state) pairs from which no joint moves explain the rest of the history,
+        # found by a search that tried all of them: never searched again.
+        self.dead: set[tuple[int, int]] = set()
+
+    def sample(self, initial: State, rng: random.Random) -> State | None:
+        """One state of the information set, or None where a search that tried every joint
+        move found none. A search that goes deep down a wrong early choice is cut off and
+        begun again with another random order, with twice the joint moves each time (the
+        last attempt has what is left of the budget), as restarts cut the long tail of a
+        randomised search."""
+        cap = _FIRST_ATTEMPT * (len(self.moves) + 1)
+        while True:
+            self.left = min(cap, self.max_nodes - self.nodes)
+            try:
+                return self.run(initial, 0, rng)
+            except _Attempt:
+                if self.nodes >= self.max_nodes:
+                    raise _Budget from None
+                cap *= 2
 
     def run(self, state: State, turn: int, rng: random.Random) -> State | None:
         self.deepest = max(self.deepest, turn)
         if turn == len(self.moves):
             return state
+        if (turn, state.bits) in self.dead:
+            return None
         game = self.game
         info = game.info(state)
         own = self.moves[turn]
         if info.terminal or own not in info.legal[self.role]:
+            self.dead.add((turn, state.bits))
             return None
+        outer, self.sampled = self.sampled, False
         for joint in self._joints(info.legal, own, rng):
             self.nodes += 1
-            if self.nodes > self.max_nodes:
-                raise _Budget
+            self.left -= 1
+            if self.left < 0:
+                raise _Attempt
             if self.check is not None and self.nodes % 256 == 0:
                 self.check()
             if game.percept_ids(state, joint)[self.role] != self.wanted[turn]:
@@ -201,7 +238,11 @@ class _Search:
             following, _ = game.step(state, joint, check_legal=False)
             found = self.run(following, turn + 1, rng)
             if found is not None:
+                self.sampled = outer or self.sampled
                 return found
+        if not self.sampled:
+            self.dead.add((turn, state.bits))
+        self.sampled = outer or self.sampled
         return None
 
     def _joints(self, legal: Sequence[Sequence[int]], own: int,

@@ -5,8 +5,9 @@ how strong the sampling player is against random play.
 move drawn uniformly from its legal ones, ``random``'s too), and the first role that a
 player seats keeps its history: its own moves and the percepts :meth:`Game.percept_ids`
 gives it. :func:`reasoner.engine.information_set.sample_information_set` is then asked for
-``samples`` states: the row gives the consistent states found per second, the joint moves
-tried per state and how many of the samples are distinct states.
+``samples`` states within a million joint moves tried: the row gives the consistent states
+found per second, the joint moves tried per state and how many of the samples are distinct
+states (none found within the budget: a row of 0 states).
 
 **Strength.** ``matches`` matches per seated role: the sampling player
 (:class:`client.players.sampling.SamplingPlayer`, ``seconds`` per move) in that seat, every
@@ -25,10 +26,15 @@ import statistics
 import time
 from typing import TYPE_CHECKING, Any
 
+from reasoner.errors import ResourceLimitError
+
 if TYPE_CHECKING:
     from reasoner.engine.game import Game
 
 __all__ = ["sampling_rate", "strength_against_random"]
+
+# The joint moves one sampling row may try.
+_BUDGET = 1_000_000
 
 
 def _walk(game: Game, role: int, turns: int, rng: random.Random
@@ -56,8 +62,15 @@ def sampling_rate(game: Game, stem: str, turn: int, samples: int, seed: int
     if len(history) < turn:
         return None
     turns = [Turn(move, percepts) for move, percepts in history]
-    found = sample_information_set(game, game.roles[role], turns, samples, seed=seed,
-                                   max_nodes=1_000_000)
+    began = time.perf_counter()
+    try:
+        found = sample_information_set(game, game.roles[role], turns, samples, seed=seed,
+                                       max_nodes=_BUDGET)
+    except ResourceLimitError:  # not one state within the budget: a row that says so
+        spent = time.perf_counter() - began
+        return {"game": stem, "role": game.roles[role], "turn": turn, "states": 0,
+                "distinct": 0, "states_per_second": 0.0, "nodes_per_state": None,
+                "seconds": round(spent, 3), "exhausted": True}
     distinct = len({state.bits for state in found.states})
     seconds = max(found.seconds, 1e-9)
     return {"game": stem, "role": game.roles[role], "turn": turn,

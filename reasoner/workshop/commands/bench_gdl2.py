@@ -58,9 +58,10 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"table": "sampling", **row}), flush=True)
             else:
+                nodes = row["nodes_per_state"]
                 print(f"{stem:28} {row['role']:10} {turn:>4} {row['states_per_second']:>9} "
-                      f"{row['nodes_per_state']:>11} {row['distinct']:>5}/{row['states']}",
-                      flush=True)
+                      f"{'-' if nodes is None else nodes:>11} "
+                      f"{row['distinct']:>5}/{row['states']}", flush=True)
     if args.matches == 0:
         return EXIT_OK
     if not args.json:
