@@ -398,3 +398,22 @@ def test_open_percept_is_refused_when_strict() -> None:
     """Read strictly, the same rule is refused with its line and column."""
     with pytest.raises(GdlValidationError, match="line 7, column 1"):
         Game.from_gdl(OPEN_PERCEPT, strict=True)
+
+
+@pytest.mark.parametrize(("backend", "source"), [("native", "network"), ("clingo", "clingo"),
+                                                 ("compiled", "clingo")])
+def test_percepts_come_from_the_network_on_the_native_kernel(backend: str, source: str) -> None:
+    """On the native kernel a GDL-II game's percepts are outputs of its network; on the
+    other backends clingo answers them over the rules sees reads; both give Monty Hall's
+    candidate the door the host opened."""
+    game = Game.from_file(GAMES / "montyhall.kif", backend=backend)
+    assert game.percept_source == source
+    state = game.next_state(game.initial_state, {"candidate": "(choose 1)",
+                                                 "random": "(hide_car 3)"})
+    seen = game.sees(state, {"candidate": "noop", "random": "(open_door 2)"})
+    assert seen["candidate"] == ("(did candidate noop)", "(open_door 2)")
+
+
+def test_a_plain_game_has_no_percept_source() -> None:
+    """Tic-tac-toe is not GDL-II: nothing answers percepts."""
+    assert Game.from_file(GAMES / "tictactoe.kif").percept_source == ""

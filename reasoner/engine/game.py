@@ -41,7 +41,7 @@ from reasoner.errors import (
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import RANDOM_ROLE, GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
-from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
+from reasoner.propnet.network import FALSE, Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics", "ProbedLoad"]
 
@@ -144,6 +144,9 @@ class Game:
             tuple((self.roles[r], text) for r, text in
                   zip(oracle.percept_role, oracle.percept_texts, strict=True))
             if oracle is not None else ())
+        # On the native kernel the percepts are outputs of the network, read in the same
+        # evaluation as the successor; elsewhere the oracle answers them.
+        self._watched = _network_percepts(machine, oracle)
 
     # -- construction --------------------------------------------------------------------
 
@@ -402,6 +405,16 @@ class Game:
         return {role: tuple(sorted(self.percept_table[i][1] for i in ids))
                 for role, ids in zip(self.roles, percepts, strict=True)}
 
+    @property
+    def percept_source(self) -> str:
+        """GDL-II: what answers the percepts: ``"network"`` (outputs of the native kernel's
+        network, read in its evaluation of the joint move), ``"clingo"`` (the rules that
+        ``sees`` reads, ground once, :mod:`reasoner.asp.percepts`); ``""`` for a plain
+        game."""
+        if self._oracle is None:
+            return ""
+        return "network" if self._watched is not None else "clingo"
+
     def percept_ids(self, state: State, joint: tuple[int, ...]) -> Percepts:
         """GDL-II: per role (role order), the ids of its percepts (indices into
         :attr:`percept_table`) when ``joint`` (move ids) is played in ``state``; legality is
@@ -409,6 +422,12 @@ class Game:
         self._check_state(state)
         if self._oracle is None:
             return tuple(() for _ in self.roles)
+        if self._watched is not None:
+            per_role: list[list[int]] = [[] for _ in self.roles]
+            owners = self._oracle.percept_role
+            for index in self._watched(state.bits, joint):
+                per_role[owners[index]].append(index)
+            return tuple(map(tuple, per_role))
         return self._oracle.percepts(state.bits, joint)
 
     def percepts(self, state: State, joint: tuple[int, ...], *,
@@ -615,6 +634,22 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game roles={list(self.roles)} fluents={len(self.fluents)} "
                 f"moves={len(self._moves)} backend={self.backend}>")
+
+
+def _network_percepts(machine: StateMachine, oracle: PerceptOracle | None
+                      ) -> Callable[[int, tuple[int, ...]], tuple[int, ...]] | None:
+    """Where the native kernel answers a GDL-II game, its network's ``sees`` outputs set to
+    be read, one per percept of the oracle's table (a percept the network's ground program
+    lacks never holds); the function that reads them. None elsewhere."""
+    network = machine.network
+    watch = getattr(machine, "watch", None)
+    if oracle is None or network is None or watch is None:
+        return None
+    by_percept = {(role, text): signal for role, text, signal in network.sees}
+    watch([by_percept.get(key, FALSE) for key in
+           zip(oracle.percept_role, oracle.percept_texts, strict=True)])
+    watched: Callable[[int, tuple[int, ...]], tuple[int, ...]] = machine.watched  # type: ignore[attr-defined]
+    return watched
 
 
 @dataclass(frozen=True)

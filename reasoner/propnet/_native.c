@@ -141,6 +141,8 @@ typedef struct {
     int *held;                 /* the move inputs set */
     int held_count;
     unsigned long long rng;
+    int *watch;                /* signals read by watched() (GDL-II's percepts) */
+    int watch_count;
 } Single;
 
 static void push_flip(Single *s, int signal, int value) {
@@ -473,6 +475,56 @@ static PyObject *Single_step(Single *s, PyObject *args) {
                          s->val[s->net.terminal] ? Py_True : Py_False);
 }
 
+/* The signals watched() reads, set once (any signal row, the constants' rows included). */
+static PyObject *Single_watch(Single *s, PyObject *signals) {
+    PyObject *seq = PySequence_Fast(signals, "watch takes a sequence of signals");
+    Py_ssize_t n, i;
+    int *chosen;
+    if (!seq) return NULL;
+    n = PySequence_Fast_GET_SIZE(seq);
+    chosen = (int *)malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!chosen) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    for (i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v >= s->net.signals) {
+            free(chosen);
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a watched signal outside the network");
+            return NULL;
+        }
+        chosen[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    free(s->watch);
+    s->watch = chosen;
+    s->watch_count = (int)n;
+    Py_RETURN_NONE;
+}
+
+/* Which watched signals hold once a state and a joint move are set (indices into the
+ * watched list, ascending): GDL-II's percepts, read as outputs of the network. */
+static PyObject *Single_watched(Single *s, PyObject *args) {
+    PyObject *bits, *joint, *found;
+    int moves[64], count, i, n = 0, j = 0;
+    if (!PyArg_ParseTuple(args, "OO", &bits, &joint)) return NULL;
+    if ((count = joint_moves(s, joint, moves)) < 0) return NULL;
+    if (single_state(s, bits) < 0) return NULL;
+    single_moves(s, moves, count);
+    if (settle(s) < 0) return NULL;
+    for (i = 0; i < s->watch_count; i++) n += s->val[s->watch[i]];
+    found = PyTuple_New(n);
+    if (!found) return NULL;
+    for (i = 0; i < s->watch_count && j < n; i++) {
+        if (s->val[s->watch[i]]) {
+            PyObject *index = PyLong_FromLong(i);
+            if (!index) { Py_DECREF(found); return NULL; }
+            PyTuple_SET_ITEM(found, j++, index);
+        }
+    }
+    return found;
+}
+
 static unsigned long long single_random(Single *s) {
     return k_random(&s->rng);
 }
@@ -545,6 +597,7 @@ static void Single_dealloc(Single *s) {
     free(s->state);
     free(s->incoming);
     free(s->held);
+    free(s->watch);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -627,6 +680,10 @@ static PyMethodDef Single_methods[] = {
      "step(bits, joint) -> (successor bits, its legal move ids per role, its terminal)"},
     {"playouts", (PyCFunction)Single_playouts, METH_VARARGS,
      "playouts(bits, count, seed, max_steps) -> state updates (one state at a time)"},
+    {"watch", (PyCFunction)Single_watch, METH_O,
+     "watch(signals) -> None: the signals watched() reads"},
+    {"watched", (PyCFunction)Single_watched, METH_VARARGS,
+     "watched(bits, joint) -> indices of the watched signals that hold"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject SingleType = {

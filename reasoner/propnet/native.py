@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,7 +32,7 @@ from reasoner.propnet.flat import flatten
 from reasoner.propnet.goal_masks import goal_table
 from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_kernel, gpu_wanted
 from reasoner.propnet.machine import NetworkTables
-from reasoner.propnet.network import Network
+from reasoner.propnet.network import FALSE, TRUE, Network
 
 __all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "native_refusal",
            "playout_columns"]
@@ -123,6 +123,7 @@ class NativeMachine(NetworkTables):
         self._bytes = self.image.bytes
         self._park = self.image.park(LANES)
         self._local = threading.local()
+        self._watch: tuple[int, ...] = ()  # GDL-II's percepts (see watch)
         self.init_bits: int = self._single().initial()
         self._gpu: Any = None  # a reasoner.propnet.gpu.GpuKernel once built
         self._gpu_tried = False
@@ -134,7 +135,23 @@ class NativeMachine(NetworkTables):
         if single is None:
             assert _native is not None
             single = self._local.single = _native.Single(self._bytes)
+            if self._watch:
+                single.watch(self._watch)
         return single
+
+    def watch(self, signals: Sequence[int]) -> None:
+        """The signals :meth:`watched` reads (network signals; :data:`TRUE` and
+        :data:`FALSE` for the constants): GDL-II's percepts, one per percept id."""
+        zero = self.network.inputs + self.network.nodes
+        self._watch = tuple(zero + 1 if s == TRUE else zero if s == FALSE else s
+                            for s in signals)
+        self._local = threading.local()  # each thread's evaluator takes them anew
+
+    def watched(self, bits: int, joint: tuple[int, ...]) -> tuple[int, ...]:
+        """The indices of the watched signals that hold once the state ``bits`` and the
+        joint move ``joint`` are set, ascending."""
+        found: tuple[int, ...] = self._single().watched(bits, joint)
+        return found
 
     def _goals(self, bits: int) -> Goals:
         goals: Goals = self._single().goals(bits)

@@ -111,6 +111,9 @@ class Network:
     goals: tuple[tuple[tuple[int, int], ...], ...]  # per role: (value, signal)
     size: NetworkSize
     ground_atoms: int  # of the ground program the network was compiled from
+    # GDL-II: per ground ``sees`` atom, (role number, percept as GDL text, signal); the
+    # percepts a state and a joint move give are the signals that hold once they are set.
+    sees: tuple[tuple[int, str, int], ...] = ()
 
     @property
     def inputs(self) -> int:
@@ -204,6 +207,11 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     next_atoms = [output(ground.atom("next", f)) for f in fluents]
     init_atoms = [output(ground.atom("init", f)) for f in fluents]
     terminal_atom = output(ground.atom("terminal"))
+    sees_atoms: list[tuple[int, str, int]] = []
+    for (role_term, percept_term), atom in ground.atoms("sees", 2):
+        role_number = role_index.get(str(role_term))
+        if role_number is not None:
+            sees_atoms.append((role_number, symbol_to_gdl(percept_term), output(atom)))
     goal_atoms: list[list[tuple[int, int]]] = [[] for _ in roles]
     for role_number, value_number, atom in goal_symbols:
         goal_atoms[role_number].append((value_number, output(atom)))
@@ -212,7 +220,8 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
     # Keep the atoms the outputs read, numbered as nodes after the inputs.
     n_inputs = len(fluents) + len(moves)
     wanted = [a for a in [*legal_atoms, *next_atoms, *init_atoms, terminal_atom,
-                          *(a for per in goal_atoms for _, a in per)]
+                          *(a for per in goal_atoms for _, a in per),
+                          *(a for _, _, a in sees_atoms)]
               if isinstance(a, int) and a > 0]
     node_of: dict[int, int] = {}
     order: list[int] = []
@@ -304,6 +313,7 @@ def build_network(translation: Translation, superset: Superset, roles: Sequence[
         init=tuple(map(signal, init_atoms)), terminal=signal(terminal_atom),
         goals=tuple(tuple(sorted((v, signal(a)) for v, a in per)) for per in goal_atoms),
         size=size, ground_atoms=ground.atom_count,
+        sees=tuple((r, text, signal(a)) for r, text, a in sees_atoms),
     )
 
 
