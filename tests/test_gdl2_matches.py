@@ -205,3 +205,10 @@ def test_bench_gdl2_refuses_a_plain_game(capsys: pytest.CaptureFixture[str]) -> 
     status = main(["bench-gdl2", str(ROOT / "games" / "tictactoe.kif")])
     assert status == 2
     assert "is not a GDL-II game" in capsys.readouterr().err
+
+
+def test_check_says_a_game_is_gdl2(capsys: pytest.CaptureFixture[str]) -> None:
+    """`gdl-reasoner check` ends a GDL-II game's line with its percept count and that random
+    is nature."""
+    assert main(["check", str(MONTY)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("GDL-II: 16 percepts, random is nature")

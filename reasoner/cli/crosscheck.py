@@ -118,8 +118,10 @@ def _crosscheck(args: argparse.Namespace) -> int:
     elif outcome.fate is Fate.AGREE:
         supersets = ("" if args.no_supersets
                      else f"; supersets equal ({outcome.superset_atoms} atoms)")
+        percepts = (f", percepts of {outcome.percepts} joint moves" if outcome.percepts
+                    else "")
         print(f"{args.game}: agree: {outcome.playouts} playouts, {outcome.states} states"
-              f"{supersets}; {outcome.seconds:.2f} s")
+              f"{percepts}{supersets}; {outcome.seconds:.2f} s")
     else:
         print(f"{args.game}: {outcome.fate}\n{outcome.reason}")
     return EXIT_OK if outcome.fate is Fate.AGREE else EXIT_FAILURE

@@ -58,9 +58,11 @@ def _check(args: argparse.Namespace) -> int:
         backend = (f"backend {s.backend} ({s.network.describe()})" if s.network is not None
                    else f"backend {s.backend}" + (f" ({s.backend_note})" if s.backend_note
                                                   else ""))
+        gdl2 = (f"; GDL-II: {len(game.percept_table)} percepts"
+                f"{', random is nature' if game.random_role else ''}" if game.is_gdl2 else "")
         print(f"{path}: ok: roles {' '.join(game.roles)}; {s.fluents} fluents, {s.moves} moves, "
               f"{s.rules} rules, {s.ground_atoms} ground atoms; loaded in {s.total_ms:.1f} ms; "
-              f"{backend}")
+              f"{backend}{gdl2}")
         for warning in game.warnings:
             print(f"{path}: warning: {warning}")
     return status
