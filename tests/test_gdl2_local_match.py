@@ -126,6 +126,7 @@ def test_a_wrong_number_of_players_is_refused(local: Game) -> None:
         play_match(local, [_Untouchable()] * 3, seconds=SECONDS)
 
 
+@pytest.mark.slow  # about 1 s
 def test_the_cli_prints_the_note_and_plays() -> None:
     """``gdl-reasoner match games/montyhall.kif --players mcts`` prints the note that the
     sampling player plays the candidate and random is moved by the match, then plays the

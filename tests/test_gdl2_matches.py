@@ -176,6 +176,7 @@ def test_manage_plays_a_gdl2_game_with_one_player_per_seated_role(
     assert RANDOM_SEAT not in capsys.readouterr().out.split("mean goal")[1]
 
 
+@pytest.mark.slow  # about 1 s (two players start)
 def test_manage_counts_only_the_seated_roles(capsys: pytest.CaptureFixture[str]) -> None:
     """Two players for Monty Hall is a usage error that says the manager plays random."""
     with http_player() as (a, _), http_player() as (b, _):
