@@ -69,12 +69,13 @@ def sampling_rate(game: Game, stem: str, turn: int, samples: int, seed: int
     except ResourceLimitError:  # not one state within the budget: a row that says so
         spent = time.perf_counter() - began
         return {"game": stem, "role": game.roles[role], "turn": turn, "states": 0,
+                "percepts": game.percept_source,
                 "distinct": 0, "states_per_second": 0.0, "nodes_per_state": None,
                 "seconds": round(spent, 3), "exhausted": True}
     distinct = len({state.bits for state in found.states})
     seconds = max(found.seconds, 1e-9)
     return {"game": stem, "role": game.roles[role], "turn": turn,
-            "states": len(found.states), "distinct": distinct,
+            "percepts": game.percept_source, "states": len(found.states), "distinct": distinct,
             "states_per_second": round(len(found.states) / seconds, 1),
             "nodes_per_state": round(found.nodes / max(len(found.states), 1), 1),
             "seconds": round(found.seconds, 3), "exhausted": found.exhausted}

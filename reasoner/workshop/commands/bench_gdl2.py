@@ -27,6 +27,9 @@ def register(commands: Commands) -> None:
                    help="matches per seated role for the strength table (0: none)")
     p.add_argument("--seconds", type=seconds(), default=0.2, help="time per move")
     p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--backend", default="auto",
+                   help="the backend each game loads on (percepts come from the network on "
+                        "native, from clingo elsewhere)")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(run=_bench_gdl2)
 
@@ -43,13 +46,18 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
             from None
     games = []
     for name in args.games:
-        game = Game.from_gdl(read(name))
+        try:
+            game = Game.from_gdl(read(name), backend=args.backend)
+        except ValueError as error:
+            if "backend" not in str(error):
+                raise
+            raise UsageError(str(error)) from None
         if not game.is_gdl2:
             raise UsageError(f"{name} is not a GDL-II game (no sees rules, no random role)")
         games.append((Path(name).stem, game))
     if not args.json:
         print(f"{'game':28} {'role':10} {'turn':>4} {'states/s':>9} {'nodes/state':>11} "
-              f"{'distinct':>8}")
+              f"{'distinct':>8} {'percepts':>8}")
     for stem, game in games:
         for turn in turns:
             row = sampling_rate(game, stem, turn, args.samples, args.seed)
@@ -61,7 +69,8 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
                 nodes = row["nodes_per_state"]
                 print(f"{stem:28} {row['role']:10} {turn:>4} {row['states_per_second']:>9} "
                       f"{'-' if nodes is None else nodes:>11} "
-                      f"{row['distinct']:>5}/{row['states']}", flush=True)
+                      f"{row['distinct']:>5}/{row['states']:<2} {row['percepts']:>8}",
+                      flush=True)
     if args.matches == 0:
         return EXIT_OK
     if not args.json:
