@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,26 @@ def test_check_says_a_game_is_gdl2(capsys: pytest.CaptureFixture[str]) -> None:
     is nature."""
     assert main(["check", str(MONTY)]) == 0
     assert capsys.readouterr().out.rstrip().endswith("GDL-II: 16 percepts, random is nature")
+
+
+@pytest.mark.corpus
+@pytest.mark.slow  # 2 to 10 s a game
+@pytest.mark.parametrize("name", ["guessSix", "kriegTTT_4x4", "transit", "blind_breakthrough_5x5"])
+def test_corpus_gdl2_games_play_through_the_manager(name: str) -> None:
+    """A GDL-II game of Dresden's game controller plays to its end through the manager
+    with our players, every move they answer legal (kriegTTT's goals are not checked: a
+    turn that completes both players' lines gives each several goal values, the rules'
+    defect)."""
+    from tests.conftest import CORPUS
+
+    path = CORPUS / "uwa-gamecontroller-gdl2" / f"{name}.kif"
+    if not path.exists():
+        pytest.skip(f"{path} is not there")
+    game, rules = _rules(path)
+    with ExitStack() as stack:
+        players = [stack.enter_context(http_player("random"))[0] for _ in seated_roles(game)]
+        record = run_match(game, rules, players, match_id=name, start_clock=5,
+                           play_clock=0.5, seed=1)
+    assert record.terminal
+    assert name == "kriegTTT_4x4" or all(goal is not None for goal in record.goals)
+    assert not any(error == "IL" for step in record.errors for error in step)
