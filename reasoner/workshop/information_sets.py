@@ -15,7 +15,10 @@ other seat a random player and ``random`` moved uniformly; then the same matches
 seeds, with a random player in its seat, for the baseline. A random player draws from the
 legal moves of the true state, which a GDL-II role's legal moves are in a well-formed game
 (they are the same throughout its information set). Each row gives both mean goals with a
-95% interval (1.96 standard errors).
+95% interval (1.96 standard errors), and how many of the sampling player's moves were not
+legal in the true state (in a game whose legality depends on what the role cannot see, a
+move legal in all its particles may not be): those are replaced by a random legal move, as
+the manager replaces them.
 """
 
 from __future__ import annotations
@@ -82,8 +85,11 @@ def sampling_rate(game: Game, stem: str, turn: int, samples: int, seed: int
 
 
 def _match(game: Game, seat: int, sampling: bool, seconds: float, seed: str,
-           max_steps: int = 200) -> float:
-    """One match; the goal of ``seat``, played by the sampling player or at random."""
+           max_steps: int = 200) -> tuple[float, int]:
+    """One match; the goal of ``seat``, played by the sampling player or at random, and the
+    moves of the sampling player that were not legal in the true state (replaced by a
+    random legal move, as the manager replaces them: in a game whose legality depends on
+    what the role cannot see, its particles may allow a move the true state does not)."""
     from reasoner.console.players import SamplingPlayer
 
     rng = random.Random(seed)
@@ -91,17 +97,21 @@ def _match(game: Game, seat: int, sampling: bool, seconds: float, seed: str,
     state, info = game.initial()
     history: list[tuple[str, tuple[str, ...]]] = []
     table = game.percept_table
-    steps = 0
+    steps = illegal = 0
     while not info.terminal and steps < max_steps:
         joint = [rng.choice(legal) for legal in info.legal]
         if player is not None and len(info.legal[seat]) > 1:
-            joint[seat] = player.choose(game, seat, history, time.monotonic() + seconds)
+            chosen = player.choose(game, seat, history, time.monotonic() + seconds)
+            if chosen in info.legal[seat]:
+                joint[seat] = chosen
+            else:
+                illegal += 1
         seen = game.percept_ids(state, tuple(joint))[seat]
         history.append((game.move_texts[joint[seat]], tuple(table[i][1] for i in seen)))
         state, info = game.step(state, tuple(joint))
         steps += 1
     values = info.goals[seat]
-    return float(values[0]) if info.terminal and len(values) == 1 else 0.0
+    return (float(values[0]) if info.terminal and len(values) == 1 else 0.0), illegal
 
 
 def strength_against_random(game: Game, stem: str, seat: int, matches: int, seconds: float,
@@ -109,10 +119,13 @@ def strength_against_random(game: Game, stem: str, seat: int, matches: int, seco
     """One row of the strength table: the sampling player's mean goal in ``seat`` over
     ``matches`` matches against random play, and a random player's in the same matches."""
     rows: dict[str, list[float]] = {"sampling": [], "random": []}
+    illegal = 0
     for k in range(matches):
         for kind in rows:
-            rows[kind].append(_match(game, seat, kind == "sampling", seconds,
-                                     f"{seed}/{stem}/{seat}/{k}"))
+            goal, wrong = _match(game, seat, kind == "sampling", seconds,
+                                 f"{seed}/{stem}/{seat}/{k}")
+            rows[kind].append(goal)
+            illegal += wrong
 
     def summary(goals: list[float]) -> tuple[float, float]:
         mean = statistics.fmean(goals)
@@ -123,4 +136,4 @@ def strength_against_random(game: Game, stem: str, seat: int, matches: int, seco
     (mean, half), (base, base_half) = summary(rows["sampling"]), summary(rows["random"])
     return {"game": stem, "role": game.roles[seat], "matches": matches,
             "seconds_per_move": seconds, "sampling_mean": mean, "sampling_ci95": half,
-            "random_mean": base, "random_ci95": base_half}
+            "random_mean": base, "random_ci95": base_half, "illegal_moves": illegal}
