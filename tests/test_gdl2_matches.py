@@ -221,9 +221,10 @@ def test_check_says_a_game_is_gdl2(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("name", ["guessSix", "kriegTTT_4x4", "transit", "blind_breakthrough_5x5"])
 def test_corpus_gdl2_games_play_through_the_manager(name: str) -> None:
     """A GDL-II game of Dresden's game controller plays to its end through the manager
-    with our players, every move they answer legal (kriegTTT's goals are not checked: a
-    turn that completes both players' lines gives each several goal values, the rules'
-    defect)."""
+    with our players, every answer a move (kriegTTT's goals are not checked: a turn that
+    completes both players' lines gives each several goal values, the rules' defect; in
+    blind breakthrough a move's legality depends on the hidden board, so a move legal in
+    every state the player thinks possible may be illegal, and the manager replaces it)."""
     from tests.conftest import CORPUS
 
     path = CORPUS / "uwa-gamecontroller-gdl2" / f"{name}.kif"
@@ -236,4 +237,6 @@ def test_corpus_gdl2_games_play_through_the_manager(name: str) -> None:
                            play_clock=0.5, seed=1)
     assert record.terminal
     assert name == "kriegTTT_4x4" or all(goal is not None for goal in record.goals)
-    assert not any(error == "IL" for step in record.errors for error in step)
+    assert not any(error == "CE" for step in record.errors for error in step)
+    if name != "blind_breakthrough_5x5":
+        assert not any(error == "IL" for step in record.errors for error in step)
