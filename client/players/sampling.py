@@ -10,7 +10,8 @@ Hyperplay does (Schofield, Cerexhe and Thielscher 2012):
   dropped;
 * the set is topped up to :attr:`SamplingPlayer.samples` with fresh states from the game's
   own search of the information set (``sample_information_set``), which replays the whole
-  history.
+  history; where that search finds none within its budget, the player goes on with the
+  particles it kept (with none, the search's ``ResourceLimitError`` stands).
 
 Its legal moves are those legal in every particle (a well-formed GDL-II game makes a
 role's legal moves the same throughout an information set). Until its deadline it plays
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from reasoner.core.values import StateInfo
+from reasoner.errors import ResourceLimitError
 
 __all__ = ["InformationGame", "SamplingPlayer"]
 
@@ -118,8 +120,13 @@ class SamplingPlayer:
         self._turns = len(history)
         missing = self.samples - len(self.particles)
         if missing > 0:
-            found, _, _ = game.sample_information_set(
-                name, history, missing, seed=self.rng.randrange(2**32))
+            try:
+                found, _, _ = game.sample_information_set(
+                    name, history, missing, seed=self.rng.randrange(2**32))
+            except ResourceLimitError:  # none within the search's budget
+                if not self.particles:
+                    raise
+                return  # plays from the particles it kept
             self.particles.extend(found)
 
     def _advance(self, game: InformationGame, role: int, state: Any, move: int,

@@ -15,10 +15,11 @@ other seat a random player and ``random`` moved uniformly; then the same matches
 seeds, with a random player in its seat, for the baseline. A random player draws from the
 legal moves of the true state, which a GDL-II role's legal moves are in a well-formed game
 (they are the same throughout its information set). Each row gives both mean goals with a
-95% interval (1.96 standard errors), and how many of the sampling player's moves were not
-legal in the true state (in a game whose legality depends on what the role cannot see, a
-move legal in all its particles may not be): those are replaced by a random legal move, as
-the manager replaces them.
+95% interval (1.96 standard errors), and how many of the sampling player's moves were
+replaced by a random legal move, as the manager replaces them: moves not legal in the true
+state (in a game whose legality depends on what the role cannot see, a move legal in all
+its particles may not be) and moves it could not give (no state of its information set
+found within the search's budget).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING, Any
 
-from reasoner.errors import ResourceLimitError
+from reasoner.errors import ReasonerError, ResourceLimitError
 
 if TYPE_CHECKING:
     from reasoner.engine.game import Game
@@ -87,9 +88,11 @@ def sampling_rate(game: Game, stem: str, turn: int, samples: int, seed: int
 def _match(game: Game, seat: int, sampling: bool, seconds: float, seed: str,
            max_steps: int = 200) -> tuple[float, int]:
     """One match; the goal of ``seat``, played by the sampling player or at random, and the
-    moves of the sampling player that were not legal in the true state (replaced by a
-    random legal move, as the manager replaces them: in a game whose legality depends on
-    what the role cannot see, its particles may allow a move the true state does not)."""
+    moves of the sampling player that were not legal in the true state, or that it could
+    not give (no state of its information set found within the search's budget): each is
+    replaced by a random legal move, as the manager replaces them. In a game whose legality
+    depends on what the role cannot see, its particles may allow a move the true state
+    does not."""
     from reasoner.console.players import SamplingPlayer
 
     rng = random.Random(seed)
@@ -101,7 +104,10 @@ def _match(game: Game, seat: int, sampling: bool, seconds: float, seed: str,
     while not info.terminal and steps < max_steps:
         joint = [rng.choice(legal) for legal in info.legal]
         if player is not None and len(info.legal[seat]) > 1:
-            chosen = player.choose(game, seat, history, time.monotonic() + seconds)
+            try:
+                chosen = player.choose(game, seat, history, time.monotonic() + seconds)
+            except ReasonerError:  # no state of its information set found: no move
+                chosen = -1
             if chosen in info.legal[seat]:
                 joint[seat] = chosen
             else:
@@ -136,4 +142,4 @@ def strength_against_random(game: Game, stem: str, seat: int, matches: int, seco
     (mean, half), (base, base_half) = summary(rows["sampling"]), summary(rows["random"])
     return {"game": stem, "role": game.roles[seat], "matches": matches,
             "seconds_per_move": seconds, "sampling_mean": mean, "sampling_ci95": half,
-            "random_mean": base, "random_ci95": base_half, "illegal_moves": illegal}
+            "random_mean": base, "random_ci95": base_half, "replaced_moves": illegal}

@@ -75,7 +75,7 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.json:
         print(f"\n{'game':28} {'role':10} {'matches':>7} {'sampling player':>16} "
-              f"{'random player':>14} {'illegal':>7}")
+              f"{'random player':>14} {'replaced':>8}")
     for stem, game in games:
         for seat in seated_roles(game):
             row = strength_against_random(game, stem, seat, args.matches, args.seconds,
@@ -86,5 +86,5 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
                 print(f"{stem:28} {row['role']:10} {row['matches']:>7} "
                       f"{row['sampling_mean']:>9.1f} ±{row['sampling_ci95']:<5.1f} "
                       f"{row['random_mean']:>7.1f} ±{row['random_ci95']:<5.1f} "
-                      f"{row['illegal_moves']:>7}", flush=True)
+                      f"{row['replaced_moves']:>8}", flush=True)
     return EXIT_OK
