@@ -55,6 +55,9 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
         if not game.is_gdl2:
             raise UsageError(f"{name} is not a GDL-II game (no sees rules, no random role)")
         games.append((Path(name).stem, game))
+    stems = [stem for stem, _ in games]
+    games = [(f"{Path(name).parent.name}/{stem}" if stems.count(stem) > 1 else stem, game)
+             for name, (stem, game) in zip(args.games, games, strict=True)]
     if not args.json:
         print(f"{'game':28} {'role':10} {'turn':>4} {'states/s':>9} {'nodes/state':>11} "
               f"{'distinct':>8} {'percepts':>8}")
