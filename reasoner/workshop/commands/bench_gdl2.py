@@ -59,7 +59,7 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
     games = [(f"{Path(name).parent.name}/{stem}" if stems.count(stem) > 1 else stem, game)
              for name, (stem, game) in zip(args.games, games, strict=True)]
     if not args.json:
-        print(f"{'game':28} {'role':10} {'turn':>4} {'states/s':>9} {'nodes/state':>11} "
+        print(f"{'game':34} {'role':10} {'turn':>4} {'states/s':>9} {'nodes/state':>11} "
               f"{'distinct':>8} {'percepts':>8}")
     for stem, game in games:
         for turn in turns:
@@ -70,14 +70,14 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
                 print(json.dumps({"table": "sampling", **row}), flush=True)
             else:
                 nodes = row["nodes_per_state"]
-                print(f"{stem:28} {row['role']:10} {turn:>4} {row['states_per_second']:>9} "
+                print(f"{stem:34} {row['role']:10} {turn:>4} {row['states_per_second']:>9} "
                       f"{'-' if nodes is None else nodes:>11} "
                       f"{row['distinct']:>5}/{row['states']:<2} {row['percepts']:>8}",
                       flush=True)
     if args.matches == 0:
         return EXIT_OK
     if not args.json:
-        print(f"\n{'game':28} {'role':10} {'matches':>7} {'sampling player':>16} "
+        print(f"\n{'game':34} {'role':10} {'matches':>7} {'sampling player':>16} "
               f"{'random player':>14} {'replaced':>8}")
     for stem, game in games:
         for seat in seated_roles(game):
@@ -86,7 +86,7 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"table": "strength", **row}), flush=True)
             else:
-                print(f"{stem:28} {row['role']:10} {row['matches']:>7} "
+                print(f"{stem:34} {row['role']:10} {row['matches']:>7} "
                       f"{row['sampling_mean']:>9.1f} ±{row['sampling_ci95']:<5.1f} "
                       f"{row['random_mean']:>7.1f} ±{row['random_ci95']:<5.1f} "
                       f"{row['replaced_moves']:>8}", flush=True)
