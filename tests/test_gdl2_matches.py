@@ -133,6 +133,24 @@ def test_particles_follow_the_percepts_from_turn_to_turn() -> None:
     assert len(player.particles) == 12 and cars <= {"(car 1)", "(car 3)"}
 
 
+def test_particles_weigh_the_hidden_moves_by_their_chance() -> None:
+    """After the candidate chose door 1 and the host opened door 2, the car is behind door
+    3 in about two particles of three, as its chance is (the host had one door to open
+    there, two where the car is behind door 1)."""
+    import random as _random
+
+    from client.players.sampling import SamplingPlayer
+
+    game, _ = _rules(MONTY)
+    player = SamplingPlayer(_random.Random(11), samples=600)
+    first = [("(choose 1)", ("(did candidate (choose 1))",))]
+    player.choose(game, 0, first, 0.0)
+    player.choose(game, 0, [*first, ("noop", ("(did candidate noop)", "(open_door 2)"))],
+                  0.0)
+    behind_three = sum("(car 3)" in state.fluents for state in player.particles)
+    assert 0.58 < behind_three / len(player.particles) < 0.75
+
+
 def test_a_gdl_play_for_a_gdl2_match_is_refused() -> None:
     """A GDL-II match answers a play in GDL's form with HTTP 400 and the reason."""
     _, rules = _rules(MONTY)

@@ -4,14 +4,19 @@ A GDL-II role does not see the state. This player keeps a set of *particles*, st
 agree with everything it has seen (its own moves and percepts), from turn to turn, as
 Hyperplay does (Schofield, Cerexhe and Thielscher 2012):
 
-* after each turn, each particle is advanced by a joint move, drawn at random with the
-  player's own move fixed, that gives the player exactly the percepts it received; a
-  particle for which no such move turns up among :attr:`SamplingPlayer.tries` drawn is
-  dropped;
-* the set is topped up to :attr:`SamplingPlayer.samples` with fresh states from the game's
-  own search of the information set (``sample_information_set``), which replays the whole
-  history; where that search finds none within its budget, the player goes on with the
-  particles it kept (with none, the search's ``ResourceLimitError`` stands).
+* after each turn, each particle is advanced by a joint move with the player's own move
+  fixed that gives the player exactly the percepts it received, drawn uniformly among the
+  joint moves that do (all of them where there are at most :attr:`SamplingPlayer.tries`,
+  else that many drawn at random), and weighted by their share: how likely the percepts
+  were from that particle, the other roles (``random`` among them) moving uniformly; a
+  particle from which none does is dropped;
+* the particles are then drawn again in proportion to their weights (a particle filter),
+  so that in Monty Hall, after the host opened a door, the car is behind the other closed
+  door in about two particles of three, as its chance is;
+* where none is left, the set is filled with fresh states from the game's own search of
+  the information set (``sample_information_set``), which replays the whole history
+  (unweighted); where that search finds none within its budget, the player goes on with
+  the particles it kept (with none, the search's ``ResourceLimitError`` stands).
 
 Its legal moves are those legal in every particle (a well-formed GDL-II game makes a
 role's legal moves the same throughout an information set). Until its deadline it plays
@@ -68,7 +73,7 @@ class SamplingPlayer:
     """Chooses a GDL-II move from particles of its information set (see the module's
     text); one per match, as it keeps the particles from turn to turn."""
 
-    def __init__(self, rng: random.Random, *, samples: int = 8, tries: int = 64,
+    def __init__(self, rng: random.Random, *, samples: int = 16, tries: int = 64,
                  max_steps: int = 200) -> None:
         self.rng = rng
         self.samples = samples
@@ -104,7 +109,8 @@ class SamplingPlayer:
 
     def _update(self, game: InformationGame, role: int, history: History) -> None:
         """Bring the particles up to ``history``: advance them by its new turns (from the
-        start where they stand ahead of it, as in a new match) and top them up."""
+        start where they stand ahead of it, as in a new match), resampling them by how
+        likely each made the percepts, and top them up where none is left."""
         if self._turns > len(history) or not self.particles:
             self.particles, self._turns = [], len(history)
         name = game.roles[role]
@@ -113,10 +119,10 @@ class SamplingPlayer:
         for move_text, percepts in history[self._turns:]:
             move = game.move_id(name, move_text)
             wanted = tuple(sorted({ids.get(text.lower(), -1) for text in percepts}))
-            self.particles = [state for state in (self._advance(game, role, particle, move,
-                                                                wanted)
-                                                  for particle in self.particles)
-                              if state is not None]
+            advanced = [self._advance(game, role, particle, move, wanted)
+                        for particle in self.particles]
+            kept = [(state, weight) for state, weight in advanced if state is not None]
+            self.particles = self._resample(kept)
         self._turns = len(history)
         missing = self.samples - len(self.particles)
         if missing > 0:
@@ -129,29 +135,51 @@ class SamplingPlayer:
                 return  # plays from the particles it kept
             self.particles.extend(found)
 
+    def _resample(self, weighted: list[tuple[Any, float]]) -> list[Any]:
+        """:attr:`samples` particles drawn from ``weighted`` in proportion to the weights
+        (systematic resampling): a particle that explains the percepts more likely is kept
+        more often."""
+        total = sum(weight for _, weight in weighted)
+        if not weighted or total <= 0:
+            return []
+        step = total / self.samples
+        point = self.rng.random() * step
+        chosen: list[Any] = []
+        reached = 0.0
+        for state, weight in weighted:
+            reached += weight
+            while point < reached and len(chosen) < self.samples:
+                chosen.append(state)
+                point += step
+        return chosen
+
     def _advance(self, game: InformationGame, role: int, state: Any, move: int,
-                 wanted: tuple[int, ...]) -> Any | None:
+                 wanted: tuple[int, ...]) -> tuple[Any | None, float]:
         """The particle's successor by a joint move with ``move`` for this role that gives
-        it the percepts ``wanted``, among :attr:`tries` drawn at random; None if none."""
+        it the percepts ``wanted``, drawn uniformly among those that do, and the share of
+        the joint moves tried that do (how likely the percepts were from this particle,
+        the others moving uniformly): every joint move where there are at most
+        :attr:`tries`, else :attr:`tries` drawn at random. (None, 0.0) where none does."""
         info = game.info(state)
         if info.terminal or move not in info.legal[role]:
-            return None
+            return None, 0.0
         choices = [[move] if r == role else list(ids) for r, ids in enumerate(info.legal)]
         if any(not ids for ids in choices):
-            return None
+            return None, 0.0
         total = 1
         for ids in choices:
             total *= len(ids)
         rng = self.rng
         if total <= self.tries:
             joints = list(itertools.product(*choices))
-            rng.shuffle(joints)
         else:
             joints = [tuple(rng.choice(ids) for ids in choices) for _ in range(self.tries)]
-        for joint in joints:
-            if game.percepts(state, joint, check_legal=False)[role] == wanted:
-                return game.step(state, joint, check_legal=False)[0]
-        return None
+        matching = [joint for joint in joints
+                    if game.percepts(state, joint, check_legal=False)[role] == wanted]
+        if not matching:
+            return None, 0.0
+        following = game.step(state, rng.choice(matching), check_legal=False)[0]
+        return following, len(matching) / len(joints)
 
     def _value(self, game: InformationGame, role: int, state: Any, info: StateInfo,
                move: int) -> float:
