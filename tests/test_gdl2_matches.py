@@ -111,7 +111,7 @@ def test_our_player_on_a_reasoner_service_plays_blind_tic_tac_toe() -> None:
     with running_server() as server, http_player("random", server=server.target) as (
             first, _), http_player("random", server=server.target) as (second, _):
         record = run_match(game, rules, [first, second], match_id="b", start_clock=5,
-                           play_clock=3, seed=2)
+                           play_clock=2, seed=2)
     assert record.terminal
     assert not any(error for step in record.errors for error in step)
 
