@@ -20,6 +20,7 @@ from reasoner.workshop.commands import (
     bench_heuristics,
     bench_players,
     bench_service,
+    dataset,
     fuzz,
     stress,
     sweep,
@@ -41,7 +42,7 @@ DESCRIPTION = (
 # The command modules, the user commands' (reasoner.cli) and the workshop's
 # (reasoner.workshop.commands), in the order of the commands in --help.
 MODULES = (loading, grounding, heuristics, bench_heuristics, bench, bench_service, bench_players,
-           bench_gdl2, serve, match, ggp, web, crosscheck, sweep, fuzz, stress)
+           bench_gdl2, dataset, serve, match, ggp, web, crosscheck, sweep, fuzz, stress)
 
 
 def parser() -> argparse.ArgumentParser:
