@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -126,9 +127,10 @@ def test_particles_follow_the_percepts_from_turn_to_turn() -> None:
     game, _ = _rules(MONTY)
     player = SamplingPlayer(_random.Random(5), samples=12)
     first = [("(choose 1)", ("(did candidate (choose 1))",))]
-    player.choose(game, 0, first, 0.0)
+    soon = time.monotonic() + 0.2  # half for the particles, half for the playouts
+    player.choose(game, 0, first, soon)
     player.choose(game, 0, [*first, ("noop", ("(did candidate noop)", "(open_door 2)"))],
-                  0.0)
+                  time.monotonic() + 0.2)
     cars = {f for state in player.particles for f in state.fluents if f.startswith("(car")}
     assert len(player.particles) == 12 and cars <= {"(car 1)", "(car 3)"}
 
@@ -144,9 +146,9 @@ def test_particles_weigh_the_hidden_moves_by_their_chance() -> None:
     game, _ = _rules(MONTY)
     player = SamplingPlayer(_random.Random(11), samples=600)
     first = [("(choose 1)", ("(did candidate (choose 1))",))]
-    player.choose(game, 0, first, 0.0)
+    player.choose(game, 0, first, time.monotonic() + 0.2)
     player.choose(game, 0, [*first, ("noop", ("(did candidate noop)", "(open_door 2)"))],
-                  0.0)
+                  time.monotonic() + 0.2)
     behind_three = sum("(car 3)" in state.fluents for state in player.particles)
     assert 0.58 < behind_three / len(player.particles) < 0.75
 

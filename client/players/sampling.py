@@ -29,6 +29,7 @@ only pay off when one knows the state).
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -86,7 +87,9 @@ class SamplingPlayer:
                deadline: float) -> int:
         """The move id to play after ``history`` (this role's (move, percepts) per turn),
         chosen by ``deadline`` (``time.monotonic()``)."""
-        self._update(game, role, history)
+        # Half the time left at most for the particles (each advance costs up to tries
+        # percept evaluations), the rest for the playouts.
+        self._update(game, role, history, time.monotonic() + (deadline - time.monotonic()) / 2)
         states = self.particles
         infos = [game.info(state) for state in states]
         legal = set(infos[0].legal[role])
@@ -107,10 +110,13 @@ class SamplingPlayer:
         return max(moves, key=lambda m: (totals[m] / counts[m] if counts[m] else -1.0,
                                          self.rng.random()))
 
-    def _update(self, game: InformationGame, role: int, history: History) -> None:
+    def _update(self, game: InformationGame, role: int, history: History,
+                until: float = math.inf) -> None:
         """Bring the particles up to ``history``: advance them by its new turns (from the
         start where they stand ahead of it, as in a new match), resampling them by how
-        likely each made the percepts, and top them up where none is left."""
+        likely each made the percepts, and top them up where none is left. Past ``until``
+        the particles not yet advanced are left out of the resampling (at least one is
+        advanced)."""
         if self._turns > len(history) or not self.particles:
             self.particles, self._turns = [], len(history)
         name = game.roles[role]
@@ -119,8 +125,11 @@ class SamplingPlayer:
         for move_text, percepts in history[self._turns:]:
             move = game.move_id(name, move_text)
             wanted = tuple(sorted({ids.get(text.lower(), -1) for text in percepts}))
-            advanced = [self._advance(game, role, particle, move, wanted)
-                        for particle in self.particles]
+            advanced: list[tuple[Any | None, float]] = []
+            for particle in self.particles:
+                if advanced and time.monotonic() > until:
+                    break
+                advanced.append(self._advance(game, role, particle, move, wanted))
             kept = [(state, weight) for state, weight in advanced if state is not None]
             self.particles = self._resample(kept)
         self._turns = len(history)
