@@ -153,6 +153,49 @@ def test_particles_weigh_the_hidden_moves_by_their_chance() -> None:
     assert 0.58 < behind_three / len(player.particles) < 0.75
 
 
+# A coin the player never sees; taking it is legal only where it shows heads.
+HIDDEN_COIN = """
+(role player) (role random)
+(init (phase toss))
+(side heads) (side tails)
+(<= (legal random (toss ?s)) (true (phase toss)) (side ?s))
+(<= (legal player wait) (true (phase toss)))
+(<= (legal random noop) (true (phase play)))
+(<= (legal player take) (true (phase play)) (true (coin heads)))
+(<= (legal player pass) (true (phase play)))
+(<= (next (coin ?s)) (does random (toss ?s)))
+(<= (next (coin ?s)) (true (coin ?s)))
+(<= (legal random noop) (true (phase rest)))
+(<= (legal player wait) (true (phase rest)))
+(<= (next (phase play)) (true (phase toss)))
+(<= (next (phase rest)) (true (phase play)))
+(<= (next (phase over)) (true (phase rest)))
+(<= (next (took)) (does player take))
+(<= terminal (true (phase over)))
+(<= (goal player 100) (true (took)))
+(<= (goal player 50) (not (true (took))))
+(goal random 0)
+"""
+
+
+def test_a_refused_move_drops_the_particles_that_allow_it() -> None:
+    """Told that the manager refused its `take` at turn 1 (legal only where the hidden coin
+    shows heads), the player keeps only particles where the coin shows tails."""
+    import random as _random
+
+    from client.players.sampling import SamplingPlayer
+
+    game = Game.from_gdl(HIDDEN_COIN)
+    player = SamplingPlayer(_random.Random(3), samples=40)
+    player.choose(game, 0, [("wait", ())], time.monotonic() + 0.1)
+    heads = {"(coin heads)" in state.fluents for state in player.particles}
+    assert heads == {True, False}  # both sides possible before
+    player.choose(game, 0, [("wait", ()), ("pass", ())], time.monotonic() + 0.1,
+                  refused={1: "take"})
+    assert player.particles
+    assert all("(coin tails)" in state.fluents for state in player.particles)
+
+
 def test_a_gdl_play_for_a_gdl2_match_is_refused() -> None:
     """A GDL-II match answers a play in GDL's form with HTTP 400 and the reason."""
     _, rules = _rules(MONTY)

@@ -138,6 +138,8 @@ class _Match:
     gdl2: bool = False
     history: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     sampler: SamplingPlayer | None = None  # its particles live as long as the match
+    answered: dict[int, str] = field(default_factory=dict)  # per turn, the move answered
+    refused: dict[int, str] = field(default_factory=dict)  # per turn, one the manager replaced
 
     def end(self) -> None:
         """The match is over (stopped, aborted, dropped or never started): its search
@@ -457,6 +459,12 @@ class GgpPlayer:
         where its turn does not follow the history."""
         turn = message.turn or 0
         if turn == len(match.history) + 1 and message.last_move is not None:
+            played = len(match.history)
+            mine = match.answered.get(played)
+            if mine is not None and mine.lower() != message.last_move.lower():
+                match.refused[played] = mine
+                match.note(f"turn {played}: the manager executed {message.last_move}, not "
+                           f"{mine}: the true state did not allow it", logging.WARNING)
             match.history.append((message.last_move, message.percepts))
         elif turn != len(match.history):
             return f"turn {turn} after {len(match.history)} turns"
@@ -476,8 +484,8 @@ class GgpPlayer:
             game, chooser = match.game, match.sampler
             assert game is not None and chooser is not None and match.spelling is not None
             future = match.search.submit(chooser.choose, cast(InformationGame, game),
-                                         match.role_index,
-                                         list(match.history), deadline - self.margin / 2)
+                                         match.role_index, list(match.history),
+                                         deadline - self.margin / 2, dict(match.refused))
             try:
                 move = future.result(timeout=max(deadline - time.monotonic(), 0) + 0.05)
             except concurrent.futures.TimeoutError:
@@ -488,6 +496,7 @@ class GgpPlayer:
                 match.note(f"turn {len(match.history)}: {error}", logging.WARNING)
                 return 400, f"error: {type(error).__name__}: {error}"
             match.steps = len(match.history)
+            match.answered[match.steps] = game.move_texts[move]
             text = match.spelling(game.move_texts[move])
             match.note(f"turn {match.steps}: {text} ({time.monotonic() - received:.2f} s)")
             return 200, text

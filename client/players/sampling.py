@@ -19,7 +19,10 @@ Hyperplay does (Schofield, Cerexhe and Thielscher 2012):
   the particles it kept (with none, the search's ``ResourceLimitError`` stands).
 
 Its legal moves are those legal in every particle (a well-formed GDL-II game makes a
-role's legal moves the same throughout an information set). Until its deadline it plays
+role's legal moves the same throughout an information set). Where a game's legality
+depends on what the role cannot see (blind breakthrough), a move legal in every particle
+may still be refused by the manager, which then executes another: told so, the player
+drops the particles that allowed the refused move. Until its deadline it plays
 each of them once from each particle, the others' moves drawn at random, followed by a
 random playout, and answers the move with the best mean goal (determinised flat Monte
 Carlo: each particle is treated as if it were the true state, which overrates moves that
@@ -32,11 +35,11 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from reasoner.core.values import StateInfo
-from reasoner.errors import ResourceLimitError
+from reasoner.errors import NoLegalMoveError, ResourceLimitError
 
 __all__ = ["InformationGame", "SamplingPlayer"]
 
@@ -81,12 +84,16 @@ class SamplingPlayer:
         self.tries = tries
         self.max_steps = max_steps
         self.particles: list[Any] = []
+        self.refused: dict[int, str] = {}
         self._turns = 0  # the turns the particles stand after
 
     def choose(self, game: InformationGame, role: int, history: History,
-               deadline: float) -> int:
+               deadline: float, refused: Mapping[int, str] | None = None) -> int:
         """The move id to play after ``history`` (this role's (move, percepts) per turn),
-        chosen by ``deadline`` (``time.monotonic()``)."""
+        chosen by ``deadline`` (``time.monotonic()``). ``refused``: per turn, a move this
+        player answered that the manager replaced (it executed another, so the true state
+        did not allow it): the particles that allow it are dropped at that turn."""
+        self.refused = dict(refused or {})
         # Half the time left at most for the particles (each advance costs up to tries
         # percept evaluations), the rest for the playouts.
         self._update(game, role, history, time.monotonic() + (deadline - time.monotonic()) / 2)
@@ -96,6 +103,10 @@ class SamplingPlayer:
         for info in infos[1:]:
             legal &= set(info.legal[role])
         moves = sorted(legal) or list(infos[0].legal[role])
+        if not moves:
+            raise NoLegalMoveError(f"{game.roles[role]} has no legal move in the states it "
+                                   "thinks possible (the match is over, or the history is "
+                                   "not of this game)", role=game.roles[role])
         if len(moves) == 1:
             return moves[0]
         totals = dict.fromkeys(moves, 0.0)
@@ -122,9 +133,13 @@ class SamplingPlayer:
         name = game.roles[role]
         ids = {text.lower(): i for i, (owner, text) in enumerate(game.percept_table)
                if owner == name}
-        for move_text, percepts in history[self._turns:]:
+        for turn, (move_text, percepts) in enumerate(history[self._turns:], self._turns):
             move = game.move_id(name, move_text)
             wanted = tuple(sorted({ids.get(text.lower(), -1) for text in percepts}))
+            if turn in self.refused:  # the true state did not allow that move
+                wrong = game.move_id(name, self.refused[turn])
+                self.particles = [state for state in self.particles
+                                  if wrong not in game.info(state).legal[role]]
             advanced: list[tuple[Any | None, float]] = []
             for particle in self.particles:
                 if advanced and time.monotonic() > until:
