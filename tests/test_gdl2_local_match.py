@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,9 +103,10 @@ def test_the_sampling_player_is_told_only_its_own_history(
 
     class Recording(SamplingPlayer):
         def choose(self, game: InformationGame, role: int,
-                   history: Sequence[tuple[str, Sequence[str]]], deadline: float) -> int:
+                   history: Sequence[tuple[str, Sequence[str]]], deadline: float,
+                   refused: Mapping[int, str] | None = None) -> int:
             asked.append([(move, tuple(seen)) for move, seen in history])
-            return super().choose(game, role, history, deadline)
+            return super().choose(game, role, history, deadline, refused)
 
     monkeypatch.setattr(client.match, "SamplingPlayer", Recording)
     steps: list[MatchStep] = []
