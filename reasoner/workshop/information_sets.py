@@ -101,17 +101,21 @@ def _match(game: Game, seat: int, sampling: bool, seconds: float, seed: str,
     history: list[tuple[str, tuple[str, ...]]] = []
     table = game.percept_table
     steps = illegal = 0
+    refused: dict[int, str] = {}  # per turn, the move the player was refused
     while not info.terminal and steps < max_steps:
         joint = [rng.choice(legal) for legal in info.legal]
         if player is not None and len(info.legal[seat]) > 1:
             try:
-                chosen = player.choose(game, seat, history, time.monotonic() + seconds)
+                chosen = player.choose(game, seat, history, time.monotonic() + seconds,
+                                       refused)
             except ReasonerError:  # no state of its information set found: no move
                 chosen = -1
             if chosen in info.legal[seat]:
                 joint[seat] = chosen
             else:
                 illegal += 1
+                if chosen >= 0:  # told, as the manager's next play tells it
+                    refused[steps] = game.move_texts[chosen]
         seen = game.percept_ids(state, tuple(joint))[seat]
         history.append((game.move_texts[joint[seat]], tuple(table[i][1] for i in seen)))
         state, info = game.step(state, tuple(joint))
