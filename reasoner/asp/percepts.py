@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import clingo
 
@@ -28,14 +29,28 @@ from reasoner.errors import GdlValidationError
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import Atom, Constant, Function, Not, Rule
 
-__all__ = ["PerceptOracle", "Percepts"]
+__all__ = ["PerceptOracle", "PerceptSource", "Percepts"]
 
 # Per role (role order), the ids of the percepts it receives, ascending.
 Percepts = tuple[tuple[int, ...], ...]
 
 
+class PerceptSource(Protocol):
+    """What answers a GDL-II game's percepts: its table (percept ``i`` is the role number
+    ``percept_role[i]`` and the GDL text ``percept_texts[i]``, sorted by role, then text),
+    the percepts of a state and a joint move, and a word for what answers them."""
+
+    percept_role: tuple[int, ...]
+    percept_texts: tuple[str, ...]
+    source: str
+
+    def percepts(self, bits: int, joint: Sequence[int]) -> Percepts: ...
+
+
 class PerceptOracle:
     """The ``sees`` rules of one game, ground once; thread-safe (solves are serialised)."""
+
+    source = "clingo"
 
     def __init__(self, translation: Translation, superset: Superset,
                  roles: Sequence[str]) -> None:

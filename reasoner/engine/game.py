@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reasoner.arguments import ArgumentError
-from reasoner.asp.percepts import PerceptOracle, Percepts
+from reasoner.asp.percepts import PerceptOracle, Percepts, PerceptSource
 from reasoner.asp.relaxed_layers import RelaxedLayers, description_layers
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
@@ -41,7 +41,8 @@ from reasoner.errors import (
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import RANDOM_ROLE, GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
-from reasoner.propnet.network import FALSE, Network, NetworkBounds, NetworkSize
+from reasoner.propnet.native import NativeMachine
+from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
 __all__ = ["Game", "LoadStatistics", "ProbedLoad"]
 
@@ -111,7 +112,7 @@ class Game:
         warnings: tuple[str, ...],
         statistics: LoadStatistics,
         case_sensitive: bool,
-        oracle: PerceptOracle | None = None,
+        percepts: PerceptSource | None = None,
     ) -> None:
         self.description = description
         self.translation = translation
@@ -135,18 +136,15 @@ class Game:
         self.initial_state = State(machine.init_bits, self.fluents)
         self._heuristics: StateHeuristics | None = None  # built on the first evaluate
         self._heuristics_lock = threading.Lock()
-        # GDL-II: the percepts' table and their oracle (None in a plain GDL game).
-        self._oracle = oracle
-        self.is_gdl2 = oracle is not None
+        # GDL-II: what answers the percepts (None in a plain GDL game).
+        self._percepts = percepts
+        self.is_gdl2 = percepts is not None
         self.random_role: str | None = (RANDOM_ROLE if self.is_gdl2 and RANDOM_ROLE in self.roles
                                         else None)
         self.percept_table: tuple[tuple[str, str], ...] = (
             tuple((self.roles[r], text) for r, text in
-                  zip(oracle.percept_role, oracle.percept_texts, strict=True))
-            if oracle is not None else ())
-        # On the native kernel the percepts are outputs of the network, read in the same
-        # evaluation as the successor; elsewhere the oracle answers them.
-        self._watched = _network_percepts(machine, oracle)
+                  zip(percepts.percept_role, percepts.percept_texts, strict=True))
+            if percepts is not None else ())
 
     # -- construction --------------------------------------------------------------------
 
@@ -220,7 +218,7 @@ class Game:
         reason."""
         loaded = _load(description, strict, check_backend(backend), network_bounds, probed)
         return cls(description, loaded.translation, loaded.built.machine, loaded.warnings,
-                   loaded.statistics(parse_ms, probed), case_sensitive, loaded.oracle)
+                   loaded.statistics(parse_ms, probed), case_sensitive, loaded.percepts)
 
     @classmethod
     def from_file(cls, path: str | Path, *, case_sensitive: bool = False,
@@ -411,24 +409,16 @@ class Game:
         network, read in its evaluation of the joint move), ``"clingo"`` (the rules that
         ``sees`` reads, ground once, :mod:`reasoner.asp.percepts`); ``""`` for a plain
         game."""
-        if self._oracle is None:
-            return ""
-        return "network" if self._watched is not None else "clingo"
+        return "" if self._percepts is None else self._percepts.source
 
     def percept_ids(self, state: State, joint: tuple[int, ...]) -> Percepts:
         """GDL-II: per role (role order), the ids of its percepts (indices into
         :attr:`percept_table`) when ``joint`` (move ids) is played in ``state``; legality is
         not checked (see :meth:`step`)."""
         self._check_state(state)
-        if self._oracle is None:
+        if self._percepts is None:
             return tuple(() for _ in self.roles)
-        if self._watched is not None:
-            per_role: list[list[int]] = [[] for _ in self.roles]
-            owners = self._oracle.percept_role
-            for index in self._watched(state.bits, joint):
-                per_role[owners[index]].append(index)
-            return tuple(map(tuple, per_role))
-        return self._oracle.percepts(state.bits, joint)
+        return self._percepts.percepts(state.bits, joint)
 
     def percepts(self, state: State, joint: tuple[int, ...], *,
                  check_legal: bool = True) -> Percepts:
@@ -636,20 +626,16 @@ class Game:
                 f"moves={len(self._moves)} backend={self.backend}>")
 
 
-def _network_percepts(machine: StateMachine, oracle: PerceptOracle | None
-                      ) -> Callable[[int, tuple[int, ...]], tuple[int, ...]] | None:
-    """Where the native kernel answers a GDL-II game, its network's ``sees`` outputs set to
-    be read, one per percept of the oracle's table (a percept the network's ground program
-    lacks never holds); the function that reads them. None elsewhere."""
-    network = machine.network
-    watch = getattr(machine, "watch", None)
-    if oracle is None or network is None or watch is None:
+def _percept_source(machine: StateMachine, translation: Translation, superset: Superset,
+                    description: GameDescription) -> PerceptSource | None:
+    """What answers a GDL-II game's percepts (None for a plain game): its network on the
+    native kernel, where the ``sees`` atoms are nodes, else clingo over the rules ``sees``
+    reads."""
+    if not description.is_gdl2:
         return None
-    by_percept = {(role, text): signal for role, text, signal in network.sees}
-    watch([by_percept.get(key, FALSE) for key in
-           zip(oracle.percept_role, oracle.percept_texts, strict=True)])
-    watched: Callable[[int, tuple[int, ...]], tuple[int, ...]] = machine.watched  # type: ignore[attr-defined]
-    return watched
+    if isinstance(machine, NativeMachine):
+        return machine.percepts()
+    return PerceptOracle(translation, superset, description.roles)
 
 
 @dataclass(frozen=True)
@@ -661,7 +647,7 @@ class _Loaded:
     superset: Superset
     built: BuiltMachine
     milliseconds: tuple[float, float, float, float]  # validate, translate, superset, ground
-    oracle: PerceptOracle | None = None  # GDL-II's percepts
+    percepts: PerceptSource | None = None  # GDL-II's percepts
 
     def statistics(self, parse_ms: float, probed: ProbedLoad | None) -> LoadStatistics:
         machine = self.built.machine
@@ -707,12 +693,11 @@ def _load(description: GameDescription, strict: bool, backend: Backend,
                 bounds=network_bounds, description=description)
         except GoalValueError as error:
             raise located_goal_value(description, error) from None
-    oracle = (PerceptOracle(translation, superset, description.roles)
-              if description.is_gdl2 else None)
+    percepts = _percept_source(built.machine, translation, superset, description)
     t5 = time.perf_counter()
     return _Loaded(tuple(map(str, found)), translation, superset, built,
                    ((t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3),
-                   oracle)
+                   percepts)
 
 
 def probe_load(text: str, case_sensitive: bool, strict: bool,

@@ -34,7 +34,7 @@ from reasoner.propnet.gpu import MIN_GPU_PLAYOUTS, gpu_kernel, gpu_wanted
 from reasoner.propnet.machine import NetworkTables
 from reasoner.propnet.network import FALSE, TRUE, Network
 
-__all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "native_refusal",
+__all__ = ["LANES", "MAX_TABLE_BYTES", "NativeMachine", "NetworkPercepts", "native_refusal",
            "playout_columns"]
 
 log = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class NativeMachine(NetworkTables):
         self._bytes = self.image.bytes
         self._park = self.image.park(LANES)
         self._local = threading.local()
-        self._watch: tuple[int, ...] = ()  # GDL-II's percepts (see watch)
+        self._watching: tuple[int, ...] = ()  # GDL-II's percepts (see watch)
         self.init_bits: int = self._single().initial()
         self._gpu: Any = None  # a reasoner.propnet.gpu.GpuKernel once built
         self._gpu_tried = False
@@ -135,19 +135,24 @@ class NativeMachine(NetworkTables):
         if single is None:
             assert _native is not None
             single = self._local.single = _native.Single(self._bytes)
-            if self._watch:
-                single.watch(self._watch)
+            if self._watching:
+                single.watch(self._watching)
         return single
+
+    def percepts(self) -> NetworkPercepts:
+        """GDL-II's percepts as outputs of this machine's network (see
+        :class:`NetworkPercepts`)."""
+        return NetworkPercepts(self)
 
     def watch(self, signals: Sequence[int]) -> None:
         """The signals :meth:`watched` reads (network signals; :data:`TRUE` and
-        :data:`FALSE` for the constants): GDL-II's percepts, one per percept id."""
+        :data:`FALSE` for the constants)."""
         zero = self.network.inputs + self.network.nodes
-        self._watch = tuple(zero + 1 if s == TRUE else zero if s == FALSE else s
-                            for s in signals)
+        self._watching = tuple(zero + 1 if s == TRUE else zero if s == FALSE else s
+                               for s in signals)
         self._local = threading.local()  # each thread's evaluator takes them anew
 
-    def watched(self, bits: int, joint: tuple[int, ...]) -> tuple[int, ...]:
+    def watched(self, bits: int, joint: Sequence[int]) -> tuple[int, ...]:
         """The indices of the watched signals that hold once the state ``bits`` and the
         joint move ``joint`` are set, ascending."""
         found: tuple[int, ...] = self._single().watched(bits, joint)
@@ -359,3 +364,29 @@ def _chunk_seed(seed: int, chunk: int) -> int:
     """A chunk's own seed for the kernel's generator (any int64)."""
     mixed = (seed * 0x9E3779B97F4A7C15 + chunk * 0xD1B54A32D192ED03) & (2**64 - 1)
     return mixed - 2**64 if mixed >= 2**63 else mixed
+
+
+class NetworkPercepts:
+    """A GDL-II game's percepts read off its network on the native kernel: the network
+    keeps each ground ``sees`` atom as a node (:attr:`Network.sees`), and one evaluation
+    of a state and a joint move sets them, as it sets ``next``. The table is the network's
+    ``sees`` atoms, sorted by role, then text (as :class:`reasoner.asp.percepts.PerceptOracle`
+    sorts the same atoms); thread-safe (each thread has its evaluator)."""
+
+    source = "network"
+
+    def __init__(self, machine: NativeMachine) -> None:
+        found = sorted(machine.network.sees, key=lambda entry: (entry[0], entry[1]))
+        self.percept_role = tuple(role for role, _, _ in found)
+        self.percept_texts = tuple(text for _, text, _ in found)
+        self._roles = len(machine.roles)
+        self._machine = machine
+        machine.watch([signal for _, _, signal in found])
+
+    def percepts(self, bits: int, joint: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Per role, the ids of the percepts it receives, ascending."""
+        per_role: list[list[int]] = [[] for _ in range(self._roles)]
+        owners = self.percept_role
+        for index in self._machine.watched(bits, joint):
+            per_role[owners[index]].append(index)
+        return tuple(map(tuple, per_role))
