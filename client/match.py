@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from client.players.player import Player
 from client.players.sampling import InformationGame, SamplingPlayer
-from reasoner.core.game_view import GameView
+from reasoner.core.game_view import GameView, seated_roles
 from reasoner.core.values import StateInfo
 from reasoner.errors import IllegalMoveError, NoLegalMoveError
 
@@ -142,16 +142,10 @@ def _move(game: GameView[Any], player: Player, index: int, state: Hashable,
     return move
 
 
-def _seated(game: GameView[Any]) -> list[int]:
-    """The roles players seat: every role but GDL-II's ``random``."""
-    nature = getattr(game, "random_role", None)
-    return [r for r, role in enumerate(game.roles) if role != nature]
-
-
 def gdl2_note(game: GameView[Any], players: Sequence[Player]) -> str:
     """What :func:`play_match` tells of a GDL-II match: who plays each seat instead of
     ``players`` (one per seated role, or one per role), and why."""
-    seated = _seated(game)
+    seated = seated_roles(game)
     names = _seat_players(game, players, seated)
     given = ", ".join(f"{game.roles[r]} ({player.name})"
                       for r, player in zip(seated, names, strict=True))
@@ -182,7 +176,7 @@ def _play_gdl2(view: GameView[Any], players: Sequence[Player], *, max_steps: int
     """A GDL-II match (see :func:`play_match`): nobody but the loop sees the state."""
     note = gdl2_note(view, players)  # checks the number of players too
     game = cast(InformationGame, view)
-    seated = _seated(view)
+    seated = seated_roles(view)
     samplers = {r: SamplingPlayer(random.Random(f"{seed}/{r}/sampling")) for r in seated}
     nature = random.Random(f"{seed}/random")
     table = game.percept_table

@@ -35,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from client.ggp.messages import ProtocolError, first_term, write_message
+from reasoner.core.game_view import seated_roles
 from reasoner.core.outcome import Outcome, outcome
 from reasoner.engine.game import Game
 from reasoner.errors import ReasonerError
@@ -211,13 +212,6 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
         _ask_all(pool, seated_players, stops, play_clock)
     record.seconds = round(time.monotonic() - began, 3)
     return record
-
-
-def seated_roles(game: Game) -> list[int]:
-    """The roles that players seat: every role but GDL-II's ``random``, which the manager
-    plays."""
-    nature = getattr(game, "random_role", None)
-    return [r for r, role in enumerate(game.roles) if role != nature]
 
 
 def _play_message(kind: str, match_id: str, last: tuple[str, ...] | None, turn: int,

@@ -20,7 +20,7 @@ from reasoner.core.playout_summary import PlayoutSummary
 from reasoner.core.values import StateInfo
 from reasoner.core.walk import Simulation
 
-__all__ = ["GameView"]
+__all__ = ["GameView", "seated_roles"]
 
 S = TypeVar("S", bound=Hashable)
 
@@ -101,3 +101,10 @@ class GameView(Protocol[S]):
                 or a heuristic that does not apply to this game or state.
         """
         ...
+
+
+def seated_roles(game: GameView[S]) -> list[int]:
+    """The roles that players seat: every role but GDL-II's ``random`` (``random_role``,
+    where the game has one), which the match itself moves."""
+    nature = getattr(game, "random_role", None)
+    return [r for r, role in enumerate(game.roles) if role != nature]

@@ -38,6 +38,7 @@ from typing import Protocol
 from reasoner.arguments import ArgumentError
 from reasoner.core.values import Move, State, StateInfo
 from reasoner.errors import IllegalMoveError, InvalidStateError, ResourceLimitError
+from reasoner.gdl.parser import parse_term
 
 
 class PerceivedGame(Protocol):
@@ -137,7 +138,7 @@ def sample_information_set(game: PerceivedGame, role: str, history: Sequence[Tur
     for number, turn in enumerate(history):
         ids = []
         for text in turn.percepts:
-            found = percept_ids.get(_normal(game, text))
+            found = percept_ids.get(_normal(text))
             if found is None:
                 raise InvalidStateError(f"no state explains turn {number}: {role} can never "
                                         f"perceive {text}", reason="inconsistent-history")
@@ -171,10 +172,8 @@ def sample_information_set(game: PerceivedGame, role: str, history: Sequence[Tur
                              exhausted)
 
 
-def _normal(game: PerceivedGame, text: str) -> str:
+def _normal(text: str) -> str:
     """A percept's text as the table writes it (a term read and printed again)."""
-    from reasoner.gdl.parser import parse_term
-
     try:
         return str(parse_term(text))
     except ValueError:

@@ -58,7 +58,7 @@ def _walk(game: Game, role: int, turns: int, rng: random.Random
 def sampling_rate(game: Game, stem: str, turn: int, samples: int, seed: int
                   ) -> dict[str, Any] | None:
     """One row of the sampling table (None where the game ends before ``turn``)."""
-    from reasoner.console.players import seated_roles
+    from reasoner.core.game_view import seated_roles
     from reasoner.engine.information_set import Turn, sample_information_set
 
     role = seated_roles(game)[0]

@@ -8,7 +8,7 @@ import argparse
 import json
 from pathlib import Path
 
-from reasoner.console.common import EXIT_OK, Commands, UsageError, read
+from reasoner.console.common import BACKEND_CHOICES, EXIT_OK, Commands, UsageError, read
 from reasoner.console.numbers import SEED, at_least, seconds
 
 __all__ = ["register"]
@@ -27,7 +27,7 @@ def register(commands: Commands) -> None:
                    help="matches per seated role for the strength table (0: none)")
     p.add_argument("--seconds", type=seconds(), default=0.2, help="time per move")
     p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--backend", default="auto",
+    p.add_argument("--backend", default="auto", choices=BACKEND_CHOICES,
                    help="the backend each game loads on (percepts come from the network on "
                         "native, from clingo elsewhere)")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
@@ -35,7 +35,7 @@ def register(commands: Commands) -> None:
 
 
 def _bench_gdl2(args: argparse.Namespace) -> int:
-    from reasoner.console.players import seated_roles
+    from reasoner.core.game_view import seated_roles
     from reasoner.engine.game import Game
     from reasoner.workshop.information_sets import sampling_rate, strength_against_random
 
@@ -44,20 +44,15 @@ def _bench_gdl2(args: argparse.Namespace) -> int:
     except ValueError:
         raise UsageError(f"--turns takes counts separated by commas, got {args.turns!r}") \
             from None
+    stems = [Path(name).stem for name in args.games]
     games = []
-    for name in args.games:
-        try:
-            game = Game.from_gdl(read(name), backend=args.backend)
-        except ValueError as error:
-            if "backend" not in str(error):
-                raise
-            raise UsageError(str(error)) from None
+    for name, stem in zip(args.games, stems, strict=True):
+        game = Game.from_gdl(read(name), backend=args.backend)
         if not game.is_gdl2:
             raise UsageError(f"{name} is not a GDL-II game (no sees rules, no random role)")
-        games.append((Path(name).stem, game))
-    stems = [stem for stem, _ in games]
-    games = [(f"{Path(name).parent.name}/{stem}" if stems.count(stem) > 1 else stem, game)
-             for name, (stem, game) in zip(args.games, games, strict=True)]
+        # Games of one name are told apart by their folder.
+        games.append((f"{Path(name).parent.name}/{stem}" if stems.count(stem) > 1 else stem,
+                      game))
     if not args.json:
         print(f"{'game':34} {'role':10} {'turn':>4} {'states/s':>9} {'nodes/state':>11} "
               f"{'distinct':>8} {'percepts':>8}")
