@@ -145,7 +145,7 @@ def run_match(game: Game, rules: str, players: Sequence[str], *, match_id: str,
     if len(players) != len(seated):
         raise ValueError(f"the game has {len(seated)} roles to seat but {len(players)} players "
                          "were given")
-    gdl2 = bool(getattr(game, "is_gdl2", False))
+    gdl2 = game.is_gdl2
     by_role = dict(zip(seated, players, strict=True))
     everyone = [by_role.get(r, RANDOM_SEAT) for r in range(len(game.roles))]
     rng = random.Random(f"{seed}/{match_id}")
