@@ -224,7 +224,7 @@ def _with_percepts(game: Game, start: State, run: Simulation,
         state = start
         steps = []
         for joint in path:
-            steps.append(tuple(tuple(sorted(ids)) for ids in game.percept_ids(state, joint)))
+            steps.append(game.percept_ids(state, joint))  # each role's ids, ascending
             state, _ = game.step(state, joint, check_legal=False)
         percepts.append(tuple(steps))
     return replace(run, percepts=percepts)
@@ -254,7 +254,7 @@ def _info_message(info: StateInfo) -> pb.StateInfo:
 
 def _percepts_message(percepts: tuple[tuple[int, ...], ...]) -> list[pb.RolePercepts]:
     """GDL-II: the percept ids each role receives after one joint move, in role order."""
-    return [pb.RolePercepts(percept_ids=sorted(ids)) for ids in percepts]
+    return [pb.RolePercepts(percept_ids=ids) for ids in percepts]  # ascending already
 
 
 def _successor_message(game: Game, state: State, joint: tuple[int, ...], following: State,
