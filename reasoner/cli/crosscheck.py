@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from reasoner.console.cluster import cluster_options
 from reasoner.console.common import (
     BACKEND_CHOICES,
     EXIT_FAILURE,
@@ -56,6 +57,7 @@ def register(commands: Commands) -> None:
                         "reference")
     p.add_argument("--json", action="store_true", help="JSON output (a line per file)")
     limit_options(p)
+    cluster_options(p)
     p.set_defaults(run=_crosscheck)
 
 
@@ -76,6 +78,8 @@ def _crosscheck(args: argparse.Namespace) -> int:
         args.max_steps = 100 if corpus_mode else 200
     if corpus_mode:
         return _crosscheck_corpus(args)
+    if args.cluster is not None or args.resume is not None:
+        raise UsageError("--cluster and --resume go with --corpus")
     if args.game is None:
         raise UsageError("crosscheck needs a GAME or --corpus [DIR]")
     from reasoner.corpus import Fate
@@ -128,27 +132,39 @@ def _crosscheck(args: argparse.Namespace) -> int:
 
 
 def _crosscheck_corpus(args: argparse.Namespace) -> int:
+    from reasoner.console.cluster import Task, open_journal, open_runner, run_tasks
     from reasoner.console.progress import count_line
     from reasoner.corpus import Fate, game_files
-    from reasoner.crosscheck.run import Outcome, crosscheck_folder, format_summary
+    from reasoner.crosscheck.run import Outcome, crosscheck_one, format_summary
     from reasoner.engine.limits import Limits
 
     root = Path(args.corpus) if args.corpus else default_corpus()
     if root is None or not root.is_dir():
         raise UsageError(f"{root or '../shared/corpus'} is not a folder")
     paths = game_files(root, sample=args.sample, seed=args.seed)
+    journal = open_journal(args, "crosscheck --corpus")
+    runner = open_runner(args.cluster)
+    options = (Limits(args.timeout or 60.0, args.memory), args.playouts, args.seed,
+               args.max_steps, args.reference_timeout, args.backend, args.backends)
+    tasks = (Task(str(path), crosscheck_one, (str(path.resolve()), str(path), *options))
+             for path in paths)
     started = time.monotonic()
     outcomes: list[Outcome] = []
-    for i, outcome in enumerate(crosscheck_folder(
-            paths, limits=Limits(args.timeout or 60.0, args.memory), playouts=args.playouts,
-            seed=args.seed, max_steps=args.max_steps,
-            reference_timeout=args.reference_timeout, backend=args.backend,
-            backends=args.backends)):
-        outcomes.append(outcome)
-        if args.json:
-            print(json.dumps(outcome.as_dict()), flush=True)
-        print(count_line(i + 1, len(paths), time.monotonic() - started,
-                         f"{outcome.fate:<17} {outcome.path}"), file=sys.stderr, flush=True)
+    try:
+        for i, outcome in enumerate(run_tasks(
+                tasks, runner,
+                lambda task, why: Outcome.ended(task.key, Fate.ENGINE_FAILED, why, 0.0),
+                journal=journal, encode=Outcome.as_dict, decode=Outcome.from_dict)):
+            outcomes.append(outcome)
+            if args.json:
+                print(json.dumps(outcome.as_dict()), flush=True)
+            print(count_line(i + 1, len(paths), time.monotonic() - started,
+                             f"{outcome.fate:<17} {outcome.path}"), file=sys.stderr,
+                  flush=True)
+    finally:
+        runner.close()
+        if journal is not None:
+            journal.close()
     if not args.json:
         print(format_summary(outcomes, root))
     return EXIT_FAILURE if any(o.fate is Fate.DISAGREE for o in outcomes) else EXIT_OK

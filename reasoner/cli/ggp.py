@@ -5,9 +5,12 @@ standard players; and ``prove``, AO* over a two-player game (docs/semantics/aost
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from reasoner.console.cluster import cluster_options
 from reasoner.console.common import (
     EXIT_OK,
     CommandError,
@@ -18,7 +21,10 @@ from reasoner.console.common import (
 )
 from reasoner.console.numbers import GOAL, PORT, SEED, at_least, seconds
 
-__all__ = ["register"]
+if TYPE_CHECKING:
+    from reasoner.console.cluster import Task
+
+__all__ = ["manage_match", "register"]
 
 
 def register(commands: Commands) -> None:
@@ -70,6 +76,7 @@ def register(commands: Commands) -> None:
                         "(gdl-reasoner web, e.g. http://127.0.0.1:8080); a page that does "
                         "not take it is one warning line, and the matches go on")
     m.add_argument("--web-token", metavar="TOKEN", help="the web page's token (--page-token)")
+    cluster_options(m)
     m.set_defaults(run=_manage)
 
     v = commands.add_parser("prove", help="AO*: can a role force its goal in a two-player "
@@ -187,13 +194,13 @@ def _player(args: argparse.Namespace) -> int:
 
 def _manage(args: argparse.Namespace) -> int:
     import dataclasses
-    import functools
     import json
 
+    from reasoner.console.cluster import Task, open_journal, open_runner, run_tasks
     from reasoner.console.players import (
+        MatchRecord,
         WebPublisher,
         ping,
-        run_match,
         save,
         seated_roles,
         seats,
@@ -205,10 +212,9 @@ def _manage(args: argparse.Namespace) -> int:
 
     if args.web_token is not None and args.web is None:
         raise UsageError("--web-token goes with --web")
-    publisher = None
     if args.web is not None:
         try:
-            publisher = WebPublisher(args.web, args.web_token)
+            WebPublisher(args.web, args.web_token)
         except ValueError as error:
             raise UsageError(f"--web: {error}") from None
     text = read(args.game)
@@ -229,30 +235,42 @@ def _manage(args: argparse.Namespace) -> int:
             print(f"player {player} says {status!r} to info; playing anyway")
     rules = print_game(parse_gdl(text))
     stem = Path(args.game).stem
-    # At each match's start and after each of its steps; once more when it is over.
-    publish = None if publisher is None else functools.partial(publisher.publish, rules=rules)
+    journal = open_journal(args, "manage")
+    runner = open_runner(args.cluster)
+    began = int(time.time())
+    tasks = (Task(f"match {k}", manage_match,
+                  (text, rules, seats(args.player, k), f"{stem}.{began}.{k}", args.startclock,
+                   args.playclock, stem, args.states, args.max_steps, args.seed, args.web,
+                   args.web_token))
+             for k in range(args.matches))
+
+    def failed(task: Task, why: str) -> dict[str, object]:
+        """A match that could not be played: an unfinished record without goals."""
+        print(f"gdl-reasoner: {task.key} was not played: {why}", file=sys.stderr)
+        return dataclasses.asdict(MatchRecord(
+            task.args[3], stem, list(game.roles), list(task.args[2]), args.startclock,
+            args.playclock, goals=[None] * len(game.roles)))
+
     records = []
-    for k in range(args.matches):
-        match_id = f"{stem}.{int(time.time())}.{k}"
-        record = run_match(game, rules, seats(args.player, k), match_id=match_id,
-                           start_clock=args.startclock, play_clock=args.playclock,
-                           game_name=stem, record_states=args.states,
-                           max_steps=args.max_steps, seed=args.seed,
-                           on_start=publish, on_step=publish)
-        if publisher is not None:
-            publisher.publish(record, rules, final=True)
-        records.append(record)
-        if args.record is not None:
-            save(record, args.record)
-        if args.json:
-            print(json.dumps(dataclasses.asdict(record)), flush=True)
-        else:
-            failures = sum(1 for step in record.errors for e in step if e)
-            goals = ", ".join(f"{role} {goal} ({player})" for role, goal, player in
-                              zip(record.roles, record.goals, record.players, strict=True))
-            print(f"match {match_id}: {goals} after {len(record.moves)} steps"
-                  f"{'' if record.terminal else ' (unfinished)'}"
-                  f"{f', {failures} moves replaced' if failures else ''}", flush=True)
+    try:
+        for saved in run_tasks(tasks, runner, failed, journal=journal):
+            record = MatchRecord(**saved)
+            records.append(record)
+            if args.record is not None:
+                save(record, args.record)
+            if args.json:
+                print(json.dumps(saved), flush=True)
+            else:
+                failures = sum(1 for step in record.errors for e in step if e)
+                goals = ", ".join(f"{role} {goal} ({player})" for role, goal, player in
+                                  zip(record.roles, record.goals, record.players, strict=True))
+                print(f"match {record.match_id}: {goals} after {len(record.moves)} steps"
+                      f"{'' if record.terminal else ' (unfinished)'}"
+                      f"{f', {failures} moves replaced' if failures else ''}", flush=True)
+    finally:
+        runner.close()
+        if journal is not None:
+            journal.close()
     if not args.json:
         print(f"\n{'player':24} {'matches':>7} {'mean goal':>9} {'wins':>5} {'draws':>5} "
               f"{'losses':>6} {'errors':>6}")
@@ -260,3 +278,26 @@ def _manage(args: argparse.Namespace) -> int:
             print(f"{entry.player:24} {entry.matches:>7} {entry.mean_goal:>9.1f} "
                   f"{entry.wins:>5} {entry.draws:>5} {entry.losses:>6} {entry.errors:>6}")
     return EXIT_OK
+
+
+def manage_match(text: str, rules: str, players: list[str], match_id: str,
+                 start_clock: float, play_clock: float, stem: str, states: bool,
+                 max_steps: int, seed: int, web: str | None,
+                 web_token: str | None) -> dict[str, object]:
+    """One match of ``manage`` (its one task on a cluster), as its record's JSON object;
+    published to the web page at ``web`` as it is played, when given."""
+    import dataclasses
+    import functools
+
+    from reasoner.console.cluster import game_from_text
+    from reasoner.console.players import WebPublisher, run_match
+
+    game = game_from_text(text)
+    publisher = None if web is None else WebPublisher(web, web_token)
+    publish = None if publisher is None else functools.partial(publisher.publish, rules=rules)
+    record = run_match(game, rules, players, match_id=match_id, start_clock=start_clock,
+                       play_clock=play_clock, game_name=stem, record_states=states,
+                       max_steps=max_steps, seed=seed, on_start=publish, on_step=publish)
+    if publisher is not None:
+        publisher.publish(record, rules, final=True)
+    return dataclasses.asdict(record)

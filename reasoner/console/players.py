@@ -20,6 +20,7 @@ import grpc
 from client import ReasonerClient, RemoteGame
 from client.errors import RemoteError, ServerUnreachable, UnreadableCertificate
 from client.ggp.game_manager import (
+    MatchRecord,
     WebPublisher,
     ping,
     run_match,
@@ -42,6 +43,7 @@ __all__ = [
     "VALUE_HEURISTICS",
     "GgpPlayer",
     "HeuristicEvaluator",
+    "MatchRecord",
     "MatchStep",
     "MctsPlayer",
     "Player",

@@ -24,7 +24,7 @@ import contextlib
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -43,6 +43,7 @@ from reasoner.propnet.network import NetworkBounds
 from reasoner.topdown import topdown_available
 
 __all__ = ["FATES", "Outcome", "compare_backends", "crosscheck_folder", "crosscheck_game",
+           "crosscheck_one",
            "format_summary", "superset_map"]
 
 # The fates of a cross-check, in the order of the summary's counts.
@@ -70,6 +71,12 @@ class Outcome:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, saved: dict[str, Any]) -> Outcome:
+        """The outcome that :meth:`as_dict` wrote."""
+        return cls(**{**saved, "fate": Fate(saved["fate"]),
+                      "compared": tuple(saved.get("compared", ()))})
 
     @classmethod
     def ended(cls, path: str, fate: Fate, reason: str, seconds: float) -> Outcome:
@@ -246,6 +253,17 @@ def crosscheck_folder(paths: Iterable[Path], *, limits: Limits, playouts: int = 
                       (playouts, seed, max_steps, min(reference_timeout, limits.seconds),
                        backend, backends),
                       limits=limits, ended=Outcome.ended, crashed=Fate.ENGINE_FAILED)
+
+
+def crosscheck_one(path: str, shown: str, limits: Limits, playouts: int, seed: int,
+                   max_steps: int, reference_timeout: float, backend: str,
+                   backends: bool) -> Outcome:
+    """:func:`crosscheck_folder` of one file, the one task of a cross-check on a cluster:
+    ``path`` is where the worker reads it, ``shown`` the name its outcome gives it."""
+    outcome = next(iter(crosscheck_folder(
+        [Path(path)], limits=limits, playouts=playouts, seed=seed, max_steps=max_steps,
+        reference_timeout=reference_timeout, backend=backend, backends=backends)))
+    return replace(outcome, path=shown)
 
 
 def format_summary(outcomes: list[Outcome], root: Path | None = None) -> str:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from reasoner.errors import ReasonerError, ResourceLimitError, seconds_text
 
-__all__ = ["Limits", "die_with_parent", "run_bounded"]
+__all__ = ["Limits", "die_with_parent", "fork_from_server", "run_bounded"]
 
 T = TypeVar("T")
 
@@ -49,6 +49,19 @@ CHECK_SECONDS = 0.1
 # CPU seconds a child may use beyond its wall-clock bound before the kernel stops it: the
 # parent kills it at the bound, so this only ends a child whose parent is gone.
 _CPU_MARGIN = 10
+
+
+# Set in a process whose other threads make a plain fork unsafe (a Ray worker): every bounded
+# child of the process starts from the fork server.
+_start_method: str | None = None
+
+
+def fork_from_server() -> None:
+    """Start every bounded child of this process from the fork server, whatever its
+    :class:`Limits` say: for a process that runs threads it does not own (a cluster's
+    worker), where a child forked from it may inherit a lock held by another thread."""
+    global _start_method
+    _start_method = "forkserver"
 
 
 def die_with_parent(alive: Connection, seconds: float = math.inf) -> None:
@@ -180,8 +193,9 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
     """
     if limits is None:
         return func(*args)
-    context: Any = multiprocessing.get_context(limits.start_method)
-    if limits.start_method == "forkserver":
+    start_method = _start_method or limits.start_method
+    context: Any = multiprocessing.get_context(start_method)
+    if start_method == "forkserver":
         # Preload the reasoner, not __main__: a script that starts a server without an
         # `if __name__ == "__main__"` guard must not be run again in the fork server.
         context.set_forkserver_preload(["reasoner.engine.game", "reasoner.server.registry"])

@@ -38,7 +38,7 @@ from reasoner.errors import (
 )
 
 __all__ = ["FATES", "SweepResult", "check_file", "check_instantiation", "format_table",
-           "summarise", "sweep"]
+           "summarise", "sweep", "sweep_one"]
 
 # The fates of a sweep, in the order of the table's totals.
 FATES = (Fate.LOADED, Fate.INSTANTIATED, Fate.REJECTED, Fate.DEFECT, Fate.LIMIT, Fate.FAILED)
@@ -65,6 +65,11 @@ class SweepResult:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, saved: dict[str, Any]) -> SweepResult:
+        """The result that :meth:`as_dict` wrote."""
+        return cls(**{**saved, "fate": Fate(saved["fate"])})
 
     @classmethod
     def ended(cls, path: str, fate: Fate, reason: str, seconds: float) -> SweepResult:
@@ -212,6 +217,17 @@ def sweep(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: i
                       (playouts, max_steps, seed, strict, limits.seconds * PLAY_SHARE),
                       limits=limits,
                       ended=SweepResult.ended, limit_reason=_explained(limits))
+
+
+def sweep_one(path: str, shown: str, limits: Limits, playouts: int, max_steps: int,
+              seed: int, strict: bool, instantiation: bool,
+              check_limits: Limits | None) -> SweepResult:
+    """:func:`sweep` of one file, the one task of a sweep on a cluster: ``path`` is where
+    the worker reads it, ``shown`` the name its result gives it."""
+    result = next(iter(sweep([Path(path)], limits=limits, playouts=playouts,
+                             max_steps=max_steps, seed=seed, strict=strict,
+                             instantiation=instantiation, check_limits=check_limits)))
+    return dataclasses.replace(result, path=shown)
 
 
 def summarise(fates: Iterable[SweepResult]) -> Counter[Fate]:

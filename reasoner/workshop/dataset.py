@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator, Sequence
@@ -31,7 +32,8 @@ from reasoner.core.values import State
 from reasoner.engine.game import Game
 from reasoner.errors import GoalError, HeuristicError
 
-__all__ = ["COLUMNS", "arrow_schema", "estimate_row_bytes", "row_json", "sample_rows"]
+__all__ = ["COLUMNS", "arrow_schema", "batch_rows", "estimate_row_bytes", "playout_rows",
+           "row_json", "sample_rows"]
 
 # Every row's keys, in this order (a JSON Lines row's keys, a Parquet file's columns).
 COLUMNS = ("game", "playout", "step", "roles", "fluents", "fluent_ids", "legal", "terminal",
@@ -53,23 +55,41 @@ def sample_rows(game: Game, name: str, positions: int, seed: int, *, playouts: i
         ReasonerError: the game cannot answer a position (a heuristic that gives no value
             is a null instead).
     """
-    made = 0
-    playout = 0
-    while made < positions:
-        rng = random.Random(f"{seed}/{name}/{playout}")
-        state, info = game.initial()
-        step = 0
-        while True:
-            yield _row(game, name, playout, step, state, info.terminal, seed, playouts,
-                       heuristics, max_steps)
-            made += 1
-            if made >= positions or info.terminal or step >= max_steps \
-                    or any(not legal for legal in info.legal):
-                break
-            joint = tuple(rng.choice(sorted(legal)) for legal in info.legal)
-            state, info = game.step(state, joint, check_legal=False)
-            step += 1
-        playout += 1
+    rows = (row for playout in itertools.count()
+            for row in playout_rows(game, name, playout, seed, playouts=playouts,
+                                    heuristics=heuristics, max_steps=max_steps))
+    return itertools.islice(rows, positions)
+
+
+def playout_rows(game: Game, name: str, playout: int, seed: int, *, playouts: int = 0,
+                 heuristics: Sequence[str] = (), max_steps: int = 1000) -> Iterator[Row]:
+    """The rows of sampled playout number ``playout`` (see :func:`sample_rows`), every
+    position along it, whole: :func:`sample_rows` is these, playout after playout, cut at
+    its count."""
+    rng = random.Random(f"{seed}/{name}/{playout}")
+    state, info = game.initial()
+    step = 0
+    while True:
+        yield _row(game, name, playout, step, state, info.terminal, seed, playouts,
+                   heuristics, max_steps)
+        if info.terminal or step >= max_steps or any(not legal for legal in info.legal):
+            return
+        joint = tuple(rng.choice(sorted(legal)) for legal in info.legal)
+        state, info = game.step(state, joint, check_legal=False)
+        step += 1
+
+
+def batch_rows(text: str, backend: str, name: str, first: int, count: int, seed: int,
+               playouts: int, heuristics: Sequence[str], max_steps: int) -> list[Row]:
+    """The rows of sampled playouts ``first`` to ``first + count - 1`` of the game
+    ``text`` on ``backend``: one task of ``dataset`` on a cluster (the game is loaded once
+    per process)."""
+    from reasoner.console.cluster import game_from_text
+
+    game = game_from_text(text, backend)
+    return [row for playout in range(first, first + count)
+            for row in playout_rows(game, name, playout, seed, playouts=playouts,
+                                    heuristics=heuristics, max_steps=max_steps)]
 
 
 def _row(game: Game, name: str, playout: int, step: int, state: State, terminal: bool,

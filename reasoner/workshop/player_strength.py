@@ -2,7 +2,10 @@
 
 Each searching player plays ``--matches`` matches against a random player and against
 MCTS (seats alternating; in a game of more roles the other seats are random players), and
-plays a one-role game alone; the reasoner runs in process. Each row gives the player's
+plays a one-role game alone; the reasoner runs in process. Each match is one task
+(:func:`play_one`), so that a cluster plays them side by side; given a number of MCTS
+iterations instead of a time per move (``--playouts``), MCTS plays the same moves wherever
+it runs, and the rows are the same on one machine or many. Each row gives the player's
 mean goal with a 95% interval (normal approximation: 1.96 standard errors) and its wins,
 draws and losses (the highest goal alone wins, a shared highest draws; alone, 100 wins and
 0 loses). Best-first is a one-role search and plays only one-role games; alpha-beta needs a
@@ -14,13 +17,9 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from reasoner.engine.game import Game
-
-__all__ = ["pairings", "strength"]
+__all__ = ["pairings", "play_one", "strength_row"]
 
 
 def pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
@@ -37,37 +36,48 @@ def pairings(players: list[str], roles: int) -> list[tuple[str, str]]:
     return pairs
 
 
-def strength(game: Game, stem: str, player: str, opponent: str, matches: int,
-             seconds: float, seed: int) -> tuple[dict[str, Any], float, float]:
-    """One row: ``matches`` matches of ``player`` against ``opponent`` ("" alone) on
-    ``game`` (named ``stem``), its seat alternating, ``seconds`` per move; its mean goal
-    with the half-width of a 95% interval, its wins, draws and losses. Returned with the
-    mean and the half-width unrounded (the row holds them rounded)."""
+def play_one(text: str, stem: str, player: str, opponent: str, k: int,
+             seconds: float | None, seed: int, playouts: int) -> tuple[float, str]:
+    """Match ``k`` of ``player`` against ``opponent`` ("" alone) on the game ``text``
+    (called ``stem``): its seat is ``k`` modulo the roles, ``seconds`` per move (None: each
+    player's own budget, MCTS ``playouts`` iterations). The player's goal (0 for none) and
+    its outcome ("win", "draw" or "loss"). One task of ``bench-players`` on a cluster; the
+    game is loaded once per process."""
+    from reasoner.console.cluster import game_from_text
     from reasoner.console.players import make_player, play_match
     from reasoner.core.outcome import outcome
 
+    game = game_from_text(text)
     roles = len(game.roles)
-    goals: list[float] = []
+    seat = k % roles
+    seated = []
+    for r in range(roles):
+        rng = random.Random(f"{seed}/{stem}/{player}/{opponent}/{k}/{r}")
+        who = player if r == seat else (opponent if roles == 2 else "random")
+        seated.append(make_player(who, rng, playouts=playouts,
+                                  seconds=seconds if seconds is not None else 1.0))
+    result = play_match(game, seated, seconds=seconds)
+    goal = result.goals[seat]
+    return (float(goal) if goal is not None else 0.0), outcome(result.goals, seat)
+
+
+def strength_row(stem: str, player: str, opponent: str, played: list[tuple[float, str]],
+                 seconds: float | None, playouts: int,
+                 minutes: float) -> tuple[dict[str, Any], float, float]:
+    """The row of ``played`` (each match's goal and outcome, from :func:`play_one`): the
+    player's mean goal with the half-width of a 95% interval, its wins, draws and losses.
+    Returned with the mean and the half-width unrounded (the row holds them rounded)."""
+    goals = [goal for goal, _ in played]
     outcomes = {"win": 0, "draw": 0, "loss": 0}
-    started = time.monotonic()
-    for k in range(matches):
-        seat = k % roles
-        seated = []
-        for r in range(roles):
-            rng = random.Random(f"{seed}/{stem}/{player}/{opponent}/{k}/{r}")
-            who = player if r == seat else (opponent if roles == 2 else "random")
-            seated.append(make_player(who, rng))
-        result = play_match(game, seated, seconds=seconds)
-        goal = result.goals[seat]
-        goals.append(float(goal) if goal is not None else 0.0)
-        outcomes[outcome(result.goals, seat)] += 1
+    for _, result in played:
+        outcomes[result] += 1
     mean = statistics.fmean(goals)
     half = (1.96 * statistics.stdev(goals) / math.sqrt(len(goals))
             if len(goals) > 1 else 0.0)
     row = {"game": stem, "player": player, "opponent": opponent or "alone",
-           "matches": matches, "seconds_per_move": seconds,
+           "matches": len(played), "seconds_per_move": seconds,
+           "playouts": playouts if seconds is None else None,
            "mean_goal": round(mean, 1), "ci95": round(half, 1),
            "wins": outcomes["win"], "draws": outcomes["draw"],
-           "losses": outcomes["loss"],
-           "minutes": round((time.monotonic() - started) / 60, 2)}
+           "losses": outcomes["loss"], "minutes": round(minutes, 2)}
     return row, mean, half

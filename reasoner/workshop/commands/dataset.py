@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import os
 import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from reasoner.console.cluster import cluster_options
 from reasoner.console.common import (
     BACKEND_CHOICES,
     EXIT_FAILURE,
     EXIT_OK,
+    CommandError,
     Commands,
     UsageError,
     failure,
@@ -24,6 +27,10 @@ from reasoner.console.common import (
 )
 from reasoner.console.numbers import SEED, at_least, between
 from reasoner.errors import ReasonerError
+
+if TYPE_CHECKING:
+    from reasoner.console.cluster import Runner
+    from reasoner.console.journal import Journal
 
 __all__ = ["MOST_BYTES", "MOST_POSITIONS", "register"]
 
@@ -61,13 +68,12 @@ def register(commands: Commands) -> None:
                    help="the file to write (- or none: standard output, JSON Lines only)")
     p.add_argument("--backend", default="auto", choices=BACKEND_CHOICES,
                    help="the backend each game loads on")
+    cluster_options(p)
     p.set_defaults(run=_dataset)
 
 
 def _dataset(args: argparse.Namespace) -> int:
-    from reasoner.engine.game import Game
     from reasoner.heuristics.table import parse_parameters
-    from reasoner.workshop.dataset import estimate_row_bytes
 
     try:
         for name in args.heuristic:
@@ -84,10 +90,32 @@ def _dataset(args: argparse.Namespace) -> int:
             pq = importlib.import_module("pyarrow.parquet")
         except ImportError:
             raise UsageError(f"--format parquet needs pyarrow: {INSTALL}") from None
+    from reasoner.console.cluster import open_journal, open_runner
+
+    journal = open_journal(args, "dataset")
+    runner = open_runner(args.cluster)
+    try:
+        return _sample(args, runner, journal, pa, pq)
+    finally:
+        runner.close()
+        if journal is not None:
+            journal.close()
+
+
+def _sample(args: argparse.Namespace, runner: Runner, journal: Journal | None, pa: Any,
+            pq: Any) -> int:
+    """The rows, written where ``--output`` says, by ``runner``."""
+    from reasoner.console.cluster import Here
+    from reasoner.engine.game import Game
+    from reasoner.workshop.dataset import estimate_row_bytes
+
+    to_stdout = args.output == "-"
     games = []
+    texts = {}
     for path in args.games:
         try:
-            games.append((path, Game.from_gdl(read(path), backend=args.backend)))
+            texts[path] = read(path)
+            games.append((path, Game.from_gdl(texts[path], backend=args.backend)))
         except ReasonerError as error:
             return failure(error, path)
     stems = [Path(path).stem for path, _ in games]
@@ -108,7 +136,11 @@ def _dataset(args: argparse.Namespace) -> int:
         raise UsageError(f"the output would take about {_size(estimate)} "
                          f"({args.positions:,} positions a game), more than {why}; ask for "
                          "fewer positions")
-    rows = _rows(named, args)
+    if isinstance(runner, Here) and journal is None:
+        rows = _rows(named, args)
+    else:
+        sources = [texts[path] for path, _ in games]
+        rows = _batched_rows(named, sources, args, runner, journal)
     try:
         if to_stdout:
             _write_lines(rows, sys.stdout)
@@ -133,6 +165,45 @@ def _rows(named: list[tuple[str, Any]], args: argparse.Namespace) -> Iterator[di
     for name, game in named:
         yield from sample_rows(game, name, args.positions, args.seed, playouts=args.playouts,
                                heuristics=args.heuristic, max_steps=args.max_steps)
+
+
+# About how many rows one task of a batched run makes: without playout statistics, and with.
+TASK_ROWS = 2000
+TASK_ROWS_WITH_PLAYOUTS = 100
+
+
+def _batched_rows(named: list[tuple[str, Any]], sources: list[str], args: argparse.Namespace,
+                  runner: Runner, journal: Journal | None) -> Iterator[dict[str, Any]]:
+    """Every game's rows as :func:`_rows` gives them, made by tasks of whole playouts (on a
+    cluster, or kept in the journal of ``--resume``): a game's tasks go on until its rows
+    are counted; the rows past the count are dropped."""
+    from reasoner.console.cluster import Task, run_tasks
+    from reasoner.workshop.dataset import batch_rows, playout_rows
+
+    def failed(task: Task, why: str) -> list[dict[str, Any]]:
+        raise CommandError(f"{task.key}: {why}")
+
+    for (name, game), text in zip(named, sources, strict=True):
+        # Playouts per task, from the length of the first: a function of the options alone,
+        # so that the tasks are the same when the run is resumed.
+        length = sum(1 for _ in playout_rows(game, name, 0, args.seed,
+                                             max_steps=args.max_steps))
+        target = TASK_ROWS_WITH_PLAYOUTS if args.playouts else TASK_ROWS
+        size = max(1, min(256, target // length, -(-args.positions // length)))
+        tasks = (Task(f"{name} playouts {first}-{first + size - 1}", batch_rows,
+                      (text, args.backend, name, first, size, args.seed, args.playouts,
+                       tuple(args.heuristic), args.max_steps))
+                 for first in itertools.count(0, size))
+        results = run_tasks(tasks, runner, failed, journal=journal)
+        made = 0
+        try:
+            for batch in results:
+                yield from batch[:args.positions - made]
+                made += min(len(batch), args.positions - made)
+                if made >= args.positions:
+                    break
+        finally:
+            results.close()
 
 
 def _write_lines(rows: Iterator[dict[str, Any]], out: TextIO) -> None:

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from reasoner.console.cluster import cluster_options
 from reasoner.console.common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -37,33 +38,45 @@ def register(commands: Commands) -> None:
                         "instantiated game (default: --timeout)")
     p.add_argument("--instantiate", action="store_true",
                    help="instantiate each file and check that the ground game plays alike")
+    cluster_options(p)
     p.set_defaults(run=_sweep)
 
 
 def _sweep(args: argparse.Namespace) -> int:
+    from reasoner.console.cluster import Task, open_journal, open_runner, run_tasks
     from reasoner.console.progress import count_line
     from reasoner.corpus import Fate, game_files
     from reasoner.engine.limits import Limits
-    from reasoner.workshop.corpus_sweep import SweepResult, format_table, summarise, sweep
+    from reasoner.workshop.corpus_sweep import SweepResult, format_table, summarise, sweep_one
 
     started = time.monotonic()
     root = Path(args.folder)
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder")
     paths = game_files(root)
+    journal = open_journal(args, "sweep")
+    runner = open_runner(args.cluster)
+    options = (Limits(args.timeout, args.memory), args.playouts, args.max_steps, args.seed,
+               args.strict, args.instantiate,
+               Limits(args.check_timeout, args.memory) if args.check_timeout else None)
+    tasks = (Task(str(path), sweep_one, (str(path.resolve()), str(path), *options))
+             for path in paths)
     fates: list[SweepResult] = []
-    for i, fate in enumerate(sweep(paths, limits=Limits(args.timeout, args.memory),
-                                   playouts=args.playouts, max_steps=args.max_steps,
-                                   seed=args.seed, strict=args.strict,
-                                   instantiation=args.instantiate,
-                                   check_limits=Limits(args.check_timeout, args.memory)
-                                   if args.check_timeout else None)):
-        fates.append(fate)
-        if args.json:
-            print(json.dumps(fate.as_dict()), flush=True)
-        else:
-            print(count_line(i + 1, len(paths), time.monotonic() - started,
-                             f"{fate.fate:<12} {fate.path}"), file=sys.stderr, flush=True)
+    try:
+        for i, fate in enumerate(run_tasks(
+                tasks, runner, lambda task, why: SweepResult.ended(task.key, Fate.FAILED, why,
+                                                                   0.0),
+                journal=journal, encode=SweepResult.as_dict, decode=SweepResult.from_dict)):
+            fates.append(fate)
+            if args.json:
+                print(json.dumps(fate.as_dict()), flush=True)
+            else:
+                print(count_line(i + 1, len(paths), time.monotonic() - started,
+                                 f"{fate.fate:<12} {fate.path}"), file=sys.stderr, flush=True)
+    finally:
+        runner.close()
+        if journal is not None:
+            journal.close()
     if not args.json:
         print(format_table(fates, root))
     return EXIT_FAILURE if summarise(fates).get(Fate.FAILED) else EXIT_OK
