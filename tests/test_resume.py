@@ -8,6 +8,9 @@ kept result by hand: the command prints the changed one.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +134,32 @@ def test_a_resumed_tournament_counts_the_kept_matches(
     assert main(args) == 0
     row = json.loads(capsys.readouterr().out)
     assert (row["mean_goal"], row["wins"], row["losses"]) == (100.0, 3, 0)
+
+
+@pytest.mark.slow
+def test_a_run_killed_mid_way_resumes_to_the_file_of_an_uninterrupted_run(
+        tmp_path: Path) -> None:
+    """A dataset run killed (SIGKILL) after some of its tasks finished leaves a journal;
+    the same command again runs only the rest and writes the file of a run never stopped."""
+    args = [sys.executable, "-m", "reasoner.cli", "dataset", str(TICTACTOE), "--positions",
+            "3000", "--playouts", "5", "--seed", "9"]
+    plain, resumed = tmp_path / "plain.jsonl", tmp_path / "resumed.jsonl"
+    journal = tmp_path / "dataset.journal"
+    assert subprocess.run([*args, "-o", str(plain)], cwd=ROOT, timeout=300).returncode == 0
+    run = subprocess.Popen([*args, "-o", str(resumed), "--resume", str(journal)], cwd=ROOT,
+                           stderr=subprocess.PIPE, text=True)
+    assert run.stderr is not None
+    for line in run.stderr:  # progress lines: kill after the third finished task
+        if line.startswith("[") and len(journal.read_text().splitlines()) - 1 >= 3:
+            run.send_signal(signal.SIGKILL)
+            break
+    run.wait(60)
+    assert run.returncode == -signal.SIGKILL
+    assert not resumed.exists()
+    kept = len(journal.read_text().splitlines()) - 1
+    assert kept >= 3
+    done = subprocess.run([*args, "-o", str(resumed), "--resume", str(journal)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert resumed.read_bytes() == plain.read_bytes()
+    assert len(journal.read_text().splitlines()) - 1 > kept

@@ -16,6 +16,7 @@ from reasoner.console.common import EXIT_OK, CommandError, failure
 from reasoner.errors import ReasonerError
 from reasoner.workshop.commands import (
     bench,
+    bench_cluster,
     bench_gdl2,
     bench_heuristics,
     bench_players,
@@ -42,7 +43,8 @@ DESCRIPTION = (
 # The command modules, the user commands' (reasoner.cli) and the workshop's
 # (reasoner.workshop.commands), in the order of the commands in --help.
 MODULES = (loading, grounding, heuristics, bench_heuristics, bench, bench_service, bench_players,
-           bench_gdl2, dataset, serve, match, ggp, web, crosscheck, sweep, fuzz, stress)
+           bench_gdl2, bench_cluster, dataset, serve, match, ggp, web, crosscheck, sweep, fuzz,
+           stress)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -22,7 +22,10 @@ module named for it:
 * :mod:`~reasoner.workshop.gdl_mutants`: seeded mutants of GDL files and their fates
   (``fuzz``);
 * :mod:`~reasoner.workshop.corpus_sweep`: every file of a folder loaded and played, or
-  instantiated, with its fate (``sweep``).
+  instantiated, with its fate (``sweep``);
+* :mod:`~reasoner.workshop.cluster_speed`: a corpus slice swept in one process and on a Ray
+  cluster, and the cost of one task there (``bench-cluster``);
+* :mod:`~reasoner.workshop.dataset`: positions for learning players (``dataset``).
 
 The workshop uses the library and what every command shares (:mod:`reasoner.console`: the
 error contract, the options' domains, progress lines, and the client's players through

@@ -43,6 +43,7 @@ def _bench_players(args: argparse.Namespace) -> int:
 
     from reasoner.console.cluster import Task, game_from_text, open_journal, open_runner, run_tasks
     from reasoner.console.players import STRATEGIES
+    from reasoner.console.progress import count_line
     from reasoner.errors import ReasonerError
     from reasoner.workshop.player_strength import pairings, play_one, strength_row
 
@@ -70,10 +71,18 @@ def _bench_players(args: argparse.Namespace) -> int:
             print(f"{'game':22} {'player':10} {'against':8} {'matches':>7} "
                   f"{'mean goal':>9} {'95% interval':>13} {'wins':>5} {'draws':>5} "
                   f"{'losses':>6}")
-        for name, _, (player, opponent) in rows:
+        total = len(rows) * args.matches
+        began = time.monotonic()
+        for number, (name, _, (player, opponent)) in enumerate(rows):
             started = time.monotonic()
-            played = [next(results) for _ in range(args.matches)]
             stem = Path(name).stem
+            played = []
+            for _ in range(args.matches):
+                played.append(next(results))
+                done = number * args.matches + len(played)
+                print(count_line(done, total, time.monotonic() - began,
+                                 f"{stem} {player} against {opponent or 'alone'}"),
+                      file=sys.stderr, flush=True)
             row, mean, half = strength_row(stem, player, opponent, played, seconds,
                                            args.playouts or 100,
                                            (time.monotonic() - started) / 60)

@@ -10,6 +10,7 @@ import itertools
 import os
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -178,12 +179,15 @@ def _batched_rows(named: list[tuple[str, Any]], sources: list[str], args: argpar
     cluster, or kept in the journal of ``--resume``): a game's tasks go on until its rows
     are counted; the rows past the count are dropped."""
     from reasoner.console.cluster import Task, run_tasks
+    from reasoner.console.progress import count_line
     from reasoner.workshop.dataset import batch_rows, playout_rows
 
     def failed(task: Task, why: str) -> list[dict[str, Any]]:
         raise CommandError(f"{task.key}: {why}")
 
-    for (name, game), text in zip(named, sources, strict=True):
+    began = time.monotonic()
+    total = len(named) * args.positions
+    for number, ((name, game), text) in enumerate(zip(named, sources, strict=True)):
         # Playouts per task, from the length of the first: a function of the options alone,
         # so that the tasks are the same when the run is resumed.
         length = sum(1 for _ in playout_rows(game, name, 0, args.seed,
@@ -200,6 +204,9 @@ def _batched_rows(named: list[tuple[str, Any]], sources: list[str], args: argpar
             for batch in results:
                 yield from batch[:args.positions - made]
                 made += min(len(batch), args.positions - made)
+                print(count_line(number * args.positions + made, total,
+                                 time.monotonic() - began, f"rows of {name}"),
+                      file=sys.stderr, flush=True)
                 if made >= args.positions:
                     break
         finally:
