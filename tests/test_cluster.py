@@ -264,3 +264,13 @@ def test_without_ray_the_switch_says_how_to_get_it() -> None:
                            capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0, plain.stderr
     assert "tictactoe" in plain.stdout
+
+
+def test_the_cluster_tests_share_one_test_process(request: pytest.FixtureRequest) -> None:
+    """Under `--dist loadgroup` (make test) this module's tests carry their xdist group, so
+    they run in one process and start the cluster once (pytest 9.2 lost the group: the
+    pin in pyproject.toml)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ or not request.config.getoption("loadgroup",
+                                                                                 False):
+        pytest.skip("not run with --dist loadgroup")
+    assert request.node.nodeid.endswith("@ray-cluster")
