@@ -201,3 +201,16 @@ def test_a_tied_child_that_is_not_installed_is_popen_s_error() -> None:
 
     with pytest.raises(FileNotFoundError):
         spawn_tied(["gdl-reasoner-no-such-program"])
+
+
+def test_a_process_past_half_the_bound_starts_its_child_from_the_fork_server() -> None:
+    """A forked child starts with its parent's address space, which its bound counts: where
+    this process's is past half the bound, the child comes from the fork server (its parent
+    is not this process) and has the whole bound; below, it is forked from here."""
+    from reasoner.engine.limits import _address_space_kb
+
+    found = _address_space_kb()
+    assert found is not None
+    own_mb = found[0] // 1024
+    assert run_bounded(os.getppid, (), Limits(seconds=60, memory_mb=4 * own_mb)) == os.getpid()
+    assert run_bounded(os.getppid, (), Limits(seconds=60, memory_mb=own_mb + 64)) != os.getpid()

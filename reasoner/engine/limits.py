@@ -172,6 +172,23 @@ def _near_the_bound(memory_mb: int, before: tuple[int, int] | None) -> bool:
     return room > 0 and reached >= _NEAR_THE_BOUND * bound and reached - size_before >= room / 2
 
 
+# The share of a memory bound past which this process's own address space leaves a forked
+# child too little room (see _too_large_to_fork).
+FORK_SHARE = 0.5
+
+
+def _too_large_to_fork(memory_mb: int) -> bool:
+    """Whether this process's address space is past :data:`FORK_SHARE` of ``memory_mb``
+    MiB. A forked child starts with its parent's address space, which its ``RLIMIT_AS``
+    counts: the child of a process that has grown (a long-lived program that loaded large
+    games, a test process after hundreds of tests, its threads' reserved stacks and malloc
+    arenas) would have little room for the work, and one that cannot even start a thread
+    may hang rather than fail. Its child starts from the fork server instead, a small
+    process, with the whole bound."""
+    found = _address_space_kb()
+    return found is not None and found[0] > FORK_SHARE * memory_mb * 1024
+
+
 class BoundedCrash(RuntimeError):
     """The bounded work died of an unexpected exception (a bug, not bad input)."""
 
@@ -194,6 +211,8 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
     if limits is None:
         return func(*args)
     start_method = _start_method or limits.start_method
+    if start_method == "fork" and _too_large_to_fork(limits.memory_mb):
+        start_method = "forkserver"
     context: Any = multiprocessing.get_context(start_method)
     if start_method == "forkserver":
         # Preload the reasoner, not __main__: a script that starts a server without an
