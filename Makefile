@@ -49,7 +49,8 @@ browser:
 
 ## Run the whole suite: lint, type check (tests included), tests and doctests (the corpus
 ## sweeps run a seeded sample), in two processes (a corpus sample and its count share one):
-## 9 to 12 minutes on two cores (9 min 4 s on a clean clone here, install included, 2026-11-27).
+## 9 to 12 minutes on two cores (11 min 0 s on a clean clone here, install included, with the
+## Ray cluster's tests, 2026-11-27).
 test: $(STAMP) prolog nginx browser $(NODE_DEPS)
 	$(BIN)/ruff check reasoner client tests
 	$(BIN)/mypy reasoner client tests

@@ -274,3 +274,15 @@ def test_the_cluster_tests_share_one_test_process(request: pytest.FixtureRequest
                                                                                  False):
         pytest.skip("not run with --dist loadgroup")
     assert request.node.nodeid.endswith("@ray-cluster")
+
+
+def test_auto_starts_a_cluster_where_the_noted_one_is_gone() -> None:
+    """`--cluster auto` where the cluster noted for this machine (here `RAY_ADDRESS`) no
+    longer answers starts one for the run, rather than retrying the dead address."""
+    env = dict(os.environ, RAY_ADDRESS=f"127.0.0.1:{_free_port()}", RAY_USAGE_STATS_ENABLED="0")
+    started = time.monotonic()
+    done = _run("bench-players", str(TICTACTOE), "--players", "mcts", "--playouts", "4",
+                "--matches", "2", "--json", "--cluster", "auto", env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [row["matches"] for row in _json_lines(done.stdout)] == [2]
+    assert time.monotonic() - started < 60

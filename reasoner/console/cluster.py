@@ -34,6 +34,7 @@ import os
 import re
 import socket
 import sys
+import tempfile
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,20 +240,39 @@ def open_runner(address: str | None) -> Runner:
     if address == "local":
         ray.init(address="local", include_dashboard=False, **options)
         return RayCluster(ray)
-    if address != "auto":
+    if address == "auto":
+        found = _running_here()
+        if found is None:
+            ray.init(address="local", include_dashboard=False, **options)
+            return RayCluster(ray)
+        address = found
+    else:
         _reachable(address)
     try:
         ray.init(address=address, **options)
-    except ConnectionError as error:
-        if address != "auto":
-            raise CommandError(f"cannot join the Ray cluster at {address}: {error}") from None
-        ray.init(address="local", include_dashboard=False, **options)
-        return RayCluster(ray)
     except Exception as error:  # Ray's own errors (authentication, version) have no base
         first = str(error).strip().splitlines()[0] if str(error).strip() else ""
         raise CommandError(f"cannot join the Ray cluster at {address}: "
                            f"{type(error).__name__}: {first}") from None
     return RayCluster(ray)
+
+
+def _running_here() -> str | None:
+    """The address of the cluster that ``ray start`` runs on this machine (``RAY_ADDRESS``,
+    else the one Ray notes in its temporary folder), if it accepts a connection; None
+    otherwise (Ray itself would retry a dead one's address for minutes)."""
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if not address:
+        noted = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
+        try:
+            address = noted.read_text(encoding="utf-8").strip().splitlines()[0]
+        except (OSError, IndexError):
+            return None
+    try:
+        _reachable(address)
+    except CommandError:
+        return None
+    return address
 
 
 def run_tasks(tasks: Iterable[Task], runner: Runner, failed: Failed, *,
