@@ -132,7 +132,7 @@ def _crosscheck(args: argparse.Namespace) -> int:
 
 
 def _crosscheck_corpus(args: argparse.Namespace) -> int:
-    from reasoner.console.cluster import Task, open_journal, open_runner, run_tasks
+    from reasoner.console.cluster import Task, task_run
     from reasoner.console.progress import count_line
     from reasoner.corpus import Fate, game_files
     from reasoner.crosscheck.run import Outcome, crosscheck_one, format_summary
@@ -142,29 +142,22 @@ def _crosscheck_corpus(args: argparse.Namespace) -> int:
     if root is None or not root.is_dir():
         raise UsageError(f"{root or '../shared/corpus'} is not a folder")
     paths = game_files(root, sample=args.sample, seed=args.seed)
-    journal = open_journal(args, "crosscheck --corpus")
-    runner = open_runner(args.cluster)
     options = (Limits(args.timeout or 60.0, args.memory), args.playouts, args.seed,
                args.max_steps, args.reference_timeout, args.backend, args.backends)
     tasks = (Task(str(path), crosscheck_one, (str(path.resolve()), str(path), *options))
              for path in paths)
     started = time.monotonic()
     outcomes: list[Outcome] = []
-    try:
-        for i, outcome in enumerate(run_tasks(
-                tasks, runner,
-                lambda task, why: Outcome.ended(task.key, Fate.ENGINE_FAILED, why, 0.0),
-                journal=journal, encode=Outcome.as_dict, decode=Outcome.from_dict)):
+    with task_run(args, "crosscheck --corpus") as run:
+        for i, outcome in enumerate(run.results(
+                tasks, lambda task, why: Outcome.ended(task.key, Fate.ENGINE_FAILED, why, 0.0),
+                encode=Outcome.as_dict, decode=Outcome.from_dict)):
             outcomes.append(outcome)
             if args.json:
                 print(json.dumps(outcome.as_dict()), flush=True)
             print(count_line(i + 1, len(paths), time.monotonic() - started,
                              f"{outcome.fate:<17} {outcome.path}"), file=sys.stderr,
                   flush=True)
-    finally:
-        runner.close()
-        if journal is not None:
-            journal.close()
     if not args.json:
         print(format_summary(outcomes, root))
     return EXIT_FAILURE if any(o.fate is Fate.DISAGREE for o in outcomes) else EXIT_OK

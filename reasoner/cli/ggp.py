@@ -196,7 +196,7 @@ def _manage(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from reasoner.console.cluster import Task, open_journal, open_runner, run_tasks
+    from reasoner.console.cluster import Task, game_from_text, task_run
     from reasoner.console.players import (
         MatchRecord,
         WebPublisher,
@@ -206,19 +206,18 @@ def _manage(args: argparse.Namespace) -> int:
         seats,
         tally,
     )
-    from reasoner.engine.game import Game
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.printer import print_game
 
     if args.web_token is not None and args.web is None:
         raise UsageError("--web-token goes with --web")
     if args.web is not None:
-        try:
+        try:  # the matches publish from where they are played: only the URL is checked here
             WebPublisher(args.web, args.web_token)
         except ValueError as error:
             raise UsageError(f"--web: {error}") from None
     text = read(args.game)
-    game = Game.from_gdl(text)
+    game = game_from_text(text)  # the one the matches play here, without --cluster
     seated = [game.roles[r] for r in seated_roles(game)]
     if len(args.player) != len(seated):
         roles = (f"{len(seated)} roles to seat ({', '.join(seated)}; the manager plays "
@@ -235,8 +234,6 @@ def _manage(args: argparse.Namespace) -> int:
             print(f"player {player} says {status!r} to info; playing anyway")
     rules = print_game(parse_gdl(text))
     stem = Path(args.game).stem
-    journal = open_journal(args, "manage")
-    runner = open_runner(args.cluster)
     began = int(time.time())
     tasks = (Task(f"match {k}", manage_match,
                   (text, rules, seats(args.player, k), f"{stem}.{began}.{k}", args.startclock,
@@ -252,8 +249,8 @@ def _manage(args: argparse.Namespace) -> int:
             args.playclock, goals=[None] * len(game.roles)))
 
     records = []
-    try:
-        for saved in run_tasks(tasks, runner, failed, journal=journal):
+    with task_run(args, "manage") as run:
+        for saved in run.results(tasks, failed):
             record = MatchRecord(**saved)
             records.append(record)
             if args.record is not None:
@@ -267,10 +264,6 @@ def _manage(args: argparse.Namespace) -> int:
                 print(f"match {record.match_id}: {goals} after {len(record.moves)} steps"
                       f"{'' if record.terminal else ' (unfinished)'}"
                       f"{f', {failures} moves replaced' if failures else ''}", flush=True)
-    finally:
-        runner.close()
-        if journal is not None:
-            journal.close()
     if not args.json:
         print(f"\n{'player':24} {'matches':>7} {'mean goal':>9} {'wins':>5} {'draws':>5} "
               f"{'losses':>6} {'errors':>6}")

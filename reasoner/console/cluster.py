@@ -26,6 +26,7 @@ the tasks it finished from there instead of running them again.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import importlib
 import itertools
@@ -35,7 +36,7 @@ import re
 import socket
 import sys
 import tempfile
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -46,8 +47,9 @@ from reasoner.console.journal import Journal
 if TYPE_CHECKING:
     from reasoner.engine.game import Game
 
-__all__ = ["INSTALL", "RETRIES", "Failed", "Here", "RayCluster", "Runner", "Task",
-           "cluster_options", "game_from_text", "open_journal", "open_runner", "run_tasks"]
+__all__ = ["INSTALL", "RETRIES", "Failed", "Here", "RayCluster", "Runner", "Task", "TaskRun",
+           "cluster_options", "game_from_text", "open_journal", "open_runner", "run_tasks",
+           "task_run"]
 
 INSTALL = "pip install '.[cluster]'"
 # How many more times a task is run after its worker was lost or its work raised.
@@ -326,3 +328,40 @@ def open_journal(args: argparse.Namespace, command: str) -> Journal | None:
         run[name] = [str(v) for v in value] if isinstance(value, list) else (
             value if isinstance(value, (bool, int, float, str, type(None))) else str(value))
     return Journal(args.resume, run)
+
+
+@dataclass(frozen=True)
+class TaskRun:
+    """What a command's tasks run on (see :func:`task_run`): its runner and its journal."""
+
+    runner: Runner
+    journal: Journal | None
+
+    @property
+    def plain(self) -> bool:
+        """Whether the tasks run here without a journal, as the command always ran."""
+        return isinstance(self.runner, Here) and self.journal is None
+
+    def results(self, tasks: Iterable[Task], failed: Failed, *,
+                encode: Callable[[Any], Any] = lambda result: result,
+                decode: Callable[[Any], Any] = lambda saved: saved) -> Generator[Any]:
+        """:func:`run_tasks` on this run's runner and journal."""
+        return run_tasks(tasks, self.runner, failed, journal=self.journal, encode=encode,
+                         decode=decode)
+
+
+@contextlib.contextmanager
+def task_run(args: argparse.Namespace, command: str) -> Iterator[TaskRun]:
+    """The runner of ``--cluster`` and the journal of ``--resume`` for ``command`` (named
+    so in the journal), both let go of when the block ends. The journal is opened first: a
+    usage error there costs no cluster."""
+    journal = open_journal(args, command)
+    try:
+        runner = open_runner(args.cluster)
+        try:
+            yield TaskRun(runner, journal)
+        finally:
+            runner.close()
+    finally:
+        if journal is not None:
+            journal.close()

@@ -68,14 +68,13 @@ class Journal:
             raise UsageError(f"--resume {path}: {error.strerror}") from None
 
     def finished(self) -> dict[str, Any]:
-        """The results the journal holds, by task key."""
-        return dict(self._finished)
+        """The results the journal held when it was opened, by task key."""
+        return self._finished
 
     def keep(self, key: str, result: Any) -> None:
         """Add one finished task (its result a JSON value), on disk at once."""
         self._out.write(json.dumps({"key": key, "result": result}) + "\n")
         self._out.flush()
-        self._finished[key] = result
 
     def close(self) -> None:
         self._out.close()

@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reasoner.console.cluster import Here, Runner, Task, run_tasks
-from reasoner.corpus import Fate
 from reasoner.engine.limits import Limits, fork_from_server
-from reasoner.workshop.corpus_sweep import DEFAULT_LIMITS, SweepResult, sweep_one
+from reasoner.workshop.corpus_sweep import DEFAULT_LIMITS, SweepResult, sweep_tasks
 
 __all__ = ["ClusterFigures", "measure"]
 
@@ -51,12 +50,9 @@ class ClusterFigures:
 def _sweep(paths: Sequence[Path], runner: Runner, limits: Limits, playouts: int,
            seed: int) -> tuple[float, list[str]]:
     """The wall time of one sweep of ``paths`` by ``runner``, and each file's fate."""
-    tasks = [Task(str(path), sweep_one, (str(path.resolve()), str(path), limits, playouts,
-                                         200, seed, False, False, None))
-             for path in paths]
+    tasks = list(sweep_tasks(paths, limits=limits, playouts=playouts, seed=seed))
     started = time.perf_counter()
-    results: list[SweepResult] = list(run_tasks(
-        tasks, runner, lambda task, why: SweepResult.ended(task.key, Fate.FAILED, why, 0.0)))
+    results: list[SweepResult] = list(run_tasks(tasks, runner, SweepResult.failed_task))
     return time.perf_counter() - started, [f"{r.fate}" for r in results]
 
 

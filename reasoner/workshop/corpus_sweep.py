@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasoner.console.cluster import Task
 from reasoner.core.walk import random_playout
 from reasoner.corpus import Fate, run_folder
 from reasoner.engine.game import Game
@@ -38,7 +39,7 @@ from reasoner.errors import (
 )
 
 __all__ = ["FATES", "SweepResult", "check_file", "check_instantiation", "format_table",
-           "summarise", "sweep", "sweep_one"]
+           "summarise", "sweep", "sweep_one", "sweep_tasks"]
 
 # The fates of a sweep, in the order of the table's totals.
 FATES = (Fate.LOADED, Fate.INSTANTIATED, Fate.REJECTED, Fate.DEFECT, Fate.LIMIT, Fate.FAILED)
@@ -70,6 +71,11 @@ class SweepResult:
     def from_dict(cls, saved: dict[str, Any]) -> SweepResult:
         """The result that :meth:`as_dict` wrote."""
         return cls(**{**saved, "fate": Fate(saved["fate"])})
+
+    @classmethod
+    def failed_task(cls, task: Task, why: str) -> SweepResult:
+        """The result of a file whose task failed on every try on a cluster."""
+        return cls.ended(task.key, Fate.FAILED, why, 0.0)
 
     @classmethod
     def ended(cls, path: str, fate: Fate, reason: str, seconds: float) -> SweepResult:
@@ -228,6 +234,19 @@ def sweep_one(path: str, shown: str, limits: Limits, playouts: int, max_steps: i
                              max_steps=max_steps, seed=seed, strict=strict,
                              instantiation=instantiation, check_limits=check_limits)))
     return dataclasses.replace(result, path=shown)
+
+
+def sweep_tasks(paths: Iterable[Path], *, limits: Limits = DEFAULT_LIMITS, playouts: int = 3,
+                max_steps: int = 200, seed: int = 0, strict: bool = False,
+                instantiation: bool = False,
+                check_limits: Limits | None = None) -> Iterator[Task]:
+    """:func:`sweep`'s work as one task per file (:func:`sweep_one`), for
+    :func:`reasoner.console.cluster.run_tasks`: keyed and shown by the path as given, read by
+    the worker at its absolute path."""
+    for path in paths:
+        yield Task(str(path), sweep_one, (str(path.resolve()), str(path), limits, playouts,
+                                          max_steps, seed, strict, instantiation,
+                                          check_limits))
 
 
 def summarise(fates: Iterable[SweepResult]) -> Counter[Fate]:

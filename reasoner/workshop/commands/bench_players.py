@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reasoner.console.cluster import cluster_options
-from reasoner.console.common import EXIT_OK, CommandError, Commands, UsageError, read
+from reasoner.console.common import EXIT_OK, Commands, UsageError, read
 from reasoner.console.numbers import SEED, at_least, seconds
 
 if TYPE_CHECKING:
@@ -41,10 +41,9 @@ def register(commands: Commands) -> None:
 def _bench_players(args: argparse.Namespace) -> int:
     import time
 
-    from reasoner.console.cluster import Task, game_from_text, open_journal, open_runner, run_tasks
+    from reasoner.console.cluster import Task, game_from_text, task_run
     from reasoner.console.players import STRATEGIES
     from reasoner.console.progress import count_line
-    from reasoner.errors import ReasonerError
     from reasoner.workshop.player_strength import pairings, play_one, strength_row
 
     players = [p for p in args.players.split(",") if p]
@@ -53,9 +52,7 @@ def _bench_players(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown player {unknown[0]}; the players are "
                          f"{', '.join(STRATEGIES)}")
     seconds = None if args.playouts is not None else args.seconds
-    journal = open_journal(args, "bench-players")
-    runner = open_runner(args.cluster)
-    try:
+    with task_run(args, "bench-players") as run:
         games = [(name, read(name)) for name in args.games]
         rows = []  # (game, player, opponent) in the order of the table
         for name, text in games:
@@ -65,8 +62,7 @@ def _bench_players(args: argparse.Namespace) -> int:
                       (text, Path(name).stem, player, opponent, k, seconds, args.seed,
                        args.playouts or 100))
                  for name, text, (player, opponent) in rows for k in range(args.matches))
-        results = run_tasks(tasks, runner, _failed, journal=journal, encode=list,
-                            decode=tuple)
+        results = run.results(tasks, _failed, encode=list, decode=tuple)
         if not args.json:
             print(f"{'game':22} {'player':10} {'against':8} {'matches':>7} "
                   f"{'mean goal':>9} {'95% interval':>13} {'wins':>5} {'draws':>5} "
@@ -93,12 +89,6 @@ def _bench_players(args: argparse.Namespace) -> int:
                 print(f"{stem:22} {player:10} {row['opponent']:8} {args.matches:>7} "
                       f"{mean:>9.1f} {interval:>13} {row['wins']:>5} "
                       f"{row['draws']:>5} {row['losses']:>6}", flush=True)
-    except ReasonerError as error:
-        raise CommandError(f"{type(error).__name__}: {error}") from None
-    finally:
-        runner.close()
-        if journal is not None:
-            journal.close()
     return EXIT_OK
 
 

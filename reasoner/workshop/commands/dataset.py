@@ -30,8 +30,7 @@ from reasoner.console.numbers import SEED, at_least, between
 from reasoner.errors import ReasonerError
 
 if TYPE_CHECKING:
-    from reasoner.console.cluster import Runner
-    from reasoner.console.journal import Journal
+    from reasoner.console.cluster import TaskRun
 
 __all__ = ["MOST_BYTES", "MOST_POSITIONS", "register"]
 
@@ -91,23 +90,15 @@ def _dataset(args: argparse.Namespace) -> int:
             pq = importlib.import_module("pyarrow.parquet")
         except ImportError:
             raise UsageError(f"--format parquet needs pyarrow: {INSTALL}") from None
-    from reasoner.console.cluster import open_journal, open_runner
+    from reasoner.console.cluster import task_run
 
-    journal = open_journal(args, "dataset")
-    runner = open_runner(args.cluster)
-    try:
-        return _sample(args, runner, journal, pa, pq)
-    finally:
-        runner.close()
-        if journal is not None:
-            journal.close()
+    with task_run(args, "dataset") as run:
+        return _sample(args, run, pa, pq)
 
 
-def _sample(args: argparse.Namespace, runner: Runner, journal: Journal | None, pa: Any,
-            pq: Any) -> int:
-    """The rows, written where ``--output`` says, by ``runner``."""
-    from reasoner.console.cluster import Here
-    from reasoner.engine.game import Game
+def _sample(args: argparse.Namespace, run: TaskRun, pa: Any, pq: Any) -> int:
+    """The rows, written where ``--output`` says, by ``run``'s tasks."""
+    from reasoner.console.cluster import game_from_text
     from reasoner.workshop.dataset import estimate_row_bytes
 
     to_stdout = args.output == "-"
@@ -116,7 +107,8 @@ def _sample(args: argparse.Namespace, runner: Runner, journal: Journal | None, p
     for path in args.games:
         try:
             texts[path] = read(path)
-            games.append((path, Game.from_gdl(texts[path], backend=args.backend)))
+            # Loaded once per process: a batch run here takes this one.
+            games.append((path, game_from_text(texts[path], args.backend)))
         except ReasonerError as error:
             return failure(error, path)
     stems = [Path(path).stem for path, _ in games]
@@ -137,11 +129,10 @@ def _sample(args: argparse.Namespace, runner: Runner, journal: Journal | None, p
         raise UsageError(f"the output would take about {_size(estimate)} "
                          f"({args.positions:,} positions a game), more than {why}; ask for "
                          "fewer positions")
-    if isinstance(runner, Here) and journal is None:
+    if run.plain:
         rows = _rows(named, args)
     else:
-        sources = [texts[path] for path, _ in games]
-        rows = _batched_rows(named, sources, args, runner, journal)
+        rows = _batched_rows(named, [texts[path] for path, _ in games], args, run)
     try:
         if to_stdout:
             _write_lines(rows, sys.stdout)
@@ -174,11 +165,11 @@ TASK_ROWS_WITH_PLAYOUTS = 100
 
 
 def _batched_rows(named: list[tuple[str, Any]], sources: list[str], args: argparse.Namespace,
-                  runner: Runner, journal: Journal | None) -> Iterator[dict[str, Any]]:
+                  run: TaskRun) -> Iterator[dict[str, Any]]:
     """Every game's rows as :func:`_rows` gives them, made by tasks of whole playouts (on a
     cluster, or kept in the journal of ``--resume``): a game's tasks go on until its rows
     are counted; the rows past the count are dropped."""
-    from reasoner.console.cluster import Task, run_tasks
+    from reasoner.console.cluster import Task
     from reasoner.console.progress import count_line
     from reasoner.workshop.dataset import batch_rows, playout_rows
 
@@ -198,7 +189,7 @@ def _batched_rows(named: list[tuple[str, Any]], sources: list[str], args: argpar
                       (text, args.backend, name, first, size, args.seed, args.playouts,
                        tuple(args.heuristic), args.max_steps))
                  for first in itertools.count(0, size))
-        results = run_tasks(tasks, runner, failed, journal=journal)
+        results = run.results(tasks, failed)
         made = 0
         try:
             for batch in results:

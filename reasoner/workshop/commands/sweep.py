@@ -43,40 +43,33 @@ def register(commands: Commands) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from reasoner.console.cluster import Task, open_journal, open_runner, run_tasks
+    from reasoner.console.cluster import task_run
     from reasoner.console.progress import count_line
     from reasoner.corpus import Fate, game_files
     from reasoner.engine.limits import Limits
-    from reasoner.workshop.corpus_sweep import SweepResult, format_table, summarise, sweep_one
+    from reasoner.workshop.corpus_sweep import SweepResult, format_table, summarise, sweep_tasks
 
     started = time.monotonic()
     root = Path(args.folder)
     if not root.is_dir():
         raise UsageError(f"{root} is not a folder")
     paths = game_files(root)
-    journal = open_journal(args, "sweep")
-    runner = open_runner(args.cluster)
-    options = (Limits(args.timeout, args.memory), args.playouts, args.max_steps, args.seed,
-               args.strict, args.instantiate,
-               Limits(args.check_timeout, args.memory) if args.check_timeout else None)
-    tasks = (Task(str(path), sweep_one, (str(path.resolve()), str(path), *options))
-             for path in paths)
+    tasks = sweep_tasks(paths, limits=Limits(args.timeout, args.memory),
+                        playouts=args.playouts, max_steps=args.max_steps, seed=args.seed,
+                        strict=args.strict, instantiation=args.instantiate,
+                        check_limits=Limits(args.check_timeout, args.memory)
+                        if args.check_timeout else None)
     fates: list[SweepResult] = []
-    try:
-        for i, fate in enumerate(run_tasks(
-                tasks, runner, lambda task, why: SweepResult.ended(task.key, Fate.FAILED, why,
-                                                                   0.0),
-                journal=journal, encode=SweepResult.as_dict, decode=SweepResult.from_dict)):
+    with task_run(args, "sweep") as run:
+        for i, fate in enumerate(run.results(tasks, SweepResult.failed_task,
+                                             encode=SweepResult.as_dict,
+                                             decode=SweepResult.from_dict)):
             fates.append(fate)
             if args.json:
                 print(json.dumps(fate.as_dict()), flush=True)
             else:
                 print(count_line(i + 1, len(paths), time.monotonic() - started,
                                  f"{fate.fate:<12} {fate.path}"), file=sys.stderr, flush=True)
-    finally:
-        runner.close()
-        if journal is not None:
-            journal.close()
     if not args.json:
         print(format_table(fates, root))
     return EXIT_FAILURE if summarise(fates).get(Fate.FAILED) else EXIT_OK
