@@ -53,6 +53,15 @@ _TOKENS = re.compile(r"[()]|[^() ]+")
 # The estimated answers of a relation per argument that is not bound (where nothing better
 # is known): enough that a literal with fewer free arguments comes first.
 _PER_FREE_ARGUMENT = 8.0
+# A recursive call that asks the table being evaluated (same relation, binding pattern and
+# key as the head): no new table, only the answers found so far (a ray's cells). Every
+# other order makes a table per binding, each a fixpoint of its own.
+_OWN_TABLE = 1.0
+
+
+# The table a rule is evaluated for: its relation, binding pattern and key (the bound
+# arguments' texts).
+_Own = tuple[Signature, tuple[bool, ...], tuple[str, ...]]
 
 
 class CompileRefusal(Exception):
@@ -333,7 +342,8 @@ class _Compiler:
                       if is_bound]
         for j, arg in enumerate(bound_args):
             w.match(arg, f"b{j}")
-        for literal in self._order(rule.body, set(w.bound)):
+        own = (kind.signature, kind.bound, tuple(str(arg) for arg in bound_args))
+        for literal in self._order(rule.body, set(w.bound), own):
             w.literal(literal)
         free = []
         for arg, is_bound in zip(rule.head.args, kind.bound, strict=True):
@@ -348,9 +358,12 @@ class _Compiler:
 
     # -- join order -------------------------------------------------------------------------
 
-    def _estimate(self, literal: Atom | Not | Distinct, bound: set[str]) -> float | None:
+    def _estimate(self, literal: Atom | Not | Distinct, bound: set[str],
+                  own: _Own | None = None) -> float | None:
         """The expected number of answers of ``literal`` given ``bound``; None where it
-        cannot come next (a test with a variable not bound yet)."""
+        cannot come next (a test with a variable not bound yet). ``own``: the table the
+        rule is evaluated for; a call that asks that very table again (a recursive rule
+        read from its bound end) makes no table and reads the answers found so far."""
         if isinstance(literal, Distinct):
             return 0.0 if _variables(literal) <= bound else None
         if isinstance(literal, Not):
@@ -361,6 +374,11 @@ class _Compiler:
             return 1.0
         if literal.signature == ("true", 1):
             return self._fluent_estimate(literal.args[0], bound)
+        if own is not None and literal.signature == own[0]:
+            pattern = tuple(_ground(arg, bound) for arg in literal.args)
+            key = tuple(str(arg) for arg, b in zip(literal.args, pattern, strict=True) if b)
+            if pattern == own[1] and key == own[2]:
+                return _OWN_TABLE
         free = sum(1 for arg in literal.args if not _ground(arg, bound))
         facts = [r for r in self.rules.get(literal.signature, []) if not r.body]
         if facts and len(facts) == len(self.rules[literal.signature]):
@@ -406,14 +424,14 @@ class _Compiler:
         return (self.names[pattern.name], len(pattern.args), positions)
 
     def _order(self, body: Sequence[Atom | Not | Distinct | object],
-               bound: set[str]) -> list[Atom | Not | Distinct]:
+               bound: set[str], own: _Own | None = None) -> list[Atom | Not | Distinct]:
         remaining = [lit for lit in body if isinstance(lit, Atom | Not | Distinct)]
         ordered: list[Atom | Not | Distinct] = []
         bound = set(bound)
         while remaining:
             best: tuple[float, int] | None = None
             for i, literal in enumerate(remaining):
-                estimate = self._estimate(literal, bound)
+                estimate = self._estimate(literal, bound, own)
                 if estimate is not None and (best is None or estimate < best[0]):
                     best = (estimate, i)
             if best is None:

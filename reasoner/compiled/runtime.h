@@ -184,7 +184,13 @@ static const int32_t *K_SCC;  /* the relation's component of recursive relations
 static int32_t *scc_active;    /* per component: its tables being evaluated */
 static int32_t *call_stack, *scc_stack;
 static int32_t n_call, cap_call, n_scc, cap_scc, dfs_counter;
-static uint64_t incomplete_reads, answers_added;
+/* Per frame of call_stack: whether its pass read a table that was not complete (one on
+ * the stack, or one a call left incomplete). Only such a pass may need another: a table
+ * whose calls all came back complete (every table of a relation off every cycle) is done
+ * after one, however many tables of their own those calls went round. */
+static uint8_t *frame_reads;
+static int32_t cap_frames;
+static uint64_t answers_added;
 
 static uint64_t key_hash(int32_t kind, const T *key, int32_t nb) {
     uint64_t h = rt_mix(0x51ed27ULL, (uint64_t)kind);
@@ -463,11 +469,17 @@ static void evaluate(int32_t h) {
     push(&scc_stack, &n_scc, &cap_scc, h);
     int32_t base = n_scc - 1;
     push(&call_stack, &n_call, &cap_call, h);
+    if (cap_frames < cap_call) {
+        frame_reads = rt_grow(frame_reads, cap_frames, cap_call);
+        cap_frames = cap_call;
+    }
+    int32_t frame = n_call - 1;
     for (;;) {
-        uint64_t reads = incomplete_reads, added = answers_added;
+        uint64_t added = answers_added;
+        frame_reads[frame] = 0;
         K_EVAL[TB(h).kind](h);
         if (TB(h).link < dfs) { TB(h).status = S_INCOMPLETE; break; }
-        if (incomplete_reads != reads && answers_added != added) {
+        if (frame_reads[frame] && answers_added != added) {
             for (int32_t i = n_scc - 1; i > base; i--) TB(scc_stack[i]).status = S_STALE;
             n_scc = base + 1;
             continue;
@@ -523,14 +535,15 @@ static int32_t call(int32_t kind, const T *key) {
         return h;
     case S_EVALUATING:
     case S_INCOMPLETE:
-        incomplete_reads++;
         if (n_call > 0) {
+            frame_reads[n_call - 1] = 1;
             int32_t up = call_stack[n_call - 1];
             if (TB(h).dfs < TB(up).link) TB(up).link = TB(h).dfs;
         }
         return h;
     default:
         evaluate(h);
+        if (n_call > 0 && TB(h).status != S_COMPLETE) frame_reads[n_call - 1] = 1;
         return h;
     }
 }
