@@ -199,12 +199,28 @@ def test_tables_past_the_memory_bound_are_refused() -> None:
     (<= (pair ?a ?b ?c) (num ?a) (num ?b) (num ?c) (true (at 0)))
     (legal r stay) (<= (next (at 0)) (does r stay))
     (<= terminal (true (at 1)))
-    (<= (goal r 0) (pair ?a ?b ?c))
+    (<= (goal r 0) (pair ?a ?b ?c) (distinct ?a ?c))
     """
     machine = _machine(big, memory_mib=8)
     with pytest.raises(ResourceLimitError) as caught:
         machine.info(machine.init_bits)
     assert caught.value.bound == "memory"
+
+
+def test_a_call_whose_free_arguments_nobody_reads_stops_at_its_first_answer() -> None:
+    """A call whose unbound arguments no other literal reads asks only whether it has an
+    answer: the million answers that would pass the memory bound are never made."""
+    _NUMBERS = " ".join(f"(num {i})" for i in range(1, 101))
+    big = f"""
+    (role r) {_NUMBERS} (init (at 0))
+    (<= (pair ?a ?b ?c) (num ?a) (num ?b) (num ?c) (true (at 0)))
+    (legal r stay) (<= (next (at 0)) (does r stay))
+    (<= terminal (true (at 1)))
+    (<= (goal r 0) (pair ?a ?b ?c))
+    (<= (goal r 50) (pair 7 ?b ?c) (not (true (at 0))))
+    """
+    machine = _machine(big, memory_mib=8)
+    assert machine.info(machine.init_bits).goals == ((0,),)
 
 
 def test_a_compiler_past_its_bound_is_cut_off(monkeypatch: pytest.MonkeyPatch,

@@ -149,6 +149,7 @@ static void setup(void) {
     scc_active = setup_alloc((int64_t)N_SCC * 4);
     n_names_rt = N_NAMES;
     n_kinds_rt = N_KINDS;
+    n_fluents_rt = N_FLUENTS;
     dense = setup_alloc((int64_t)N_KINDS * sizeof(Dense));
     for (int32_t i = 0; i < N_NAMES; i++) {
         term_room();
@@ -192,6 +193,7 @@ static void setup(void) {
 static void set_state(const uint64_t *state) {
     if (!has_state || memcmp(state, last_state, (size_t)WORDS * 8) != 0) {
         memcpy(last_state, state, (size_t)WORDS * 8);
+        state_gen++;
         space_reset(&spaces[1]);
         space_reset(&spaces[2]);
         has_state = 1;

@@ -90,6 +90,8 @@ class _Kind:
     test: bool  # fully bound and off every cycle: stops at the first proof
     inline: bool = False  # a test reading only the state, the move and static relations:
     # evaluated at each call, not kept (a lookup costs about what the test does)
+    exists: bool = False  # a test of whether some answer has these bound arguments (the
+    # caller reads none of the free ones)
 
 
 def _variables(literal: Atom | Not | Distinct) -> set[str]:
@@ -102,6 +104,28 @@ def _variables(literal: Atom | Not | Distinct) -> set[str]:
 
 def _ground(term: Term, bound: set[str]) -> bool:
     return all(v.name in bound for v in term_variables(term))
+
+
+def _lonely(rule: Rule) -> frozenset[str]:
+    """The variables of ``rule`` that occur in one body literal only, not in the head."""
+    seen: dict[str, int] = defaultdict(int)
+    for literal in rule.body:
+        if isinstance(literal, Atom | Not | Distinct):
+            for name in _variables(literal):
+                seen[name] += 1
+    head = {v.name for arg in rule.head.args for v in term_variables(arg)}
+    return frozenset(name for name, count in seen.items() if count == 1 and name not in head)
+
+
+def _projected(literal: Atom | Not | Distinct, bound: set[str], lonely: frozenset[str]) -> bool:
+    """Whether ``literal`` is a call whose every argument not bound is a variable of its
+    own, met nowhere else in the rule: only whether it has an answer matters."""
+    if not isinstance(literal, Atom) or literal.signature in _SPECIAL:
+        return False
+    free = [arg for arg in literal.args if not _ground(arg, bound)]
+    names = [arg.name for arg in free if isinstance(arg, Variable)]
+    return bool(free) and len(names) == len(free) and len(set(names)) == len(names) and \
+        set(names) <= lonely
 
 
 class _Compiler:
@@ -155,7 +179,7 @@ class _Compiler:
         self.classes = graph.classes
         self.recursive = graph.recursive
         self.scc_of = graph.components
-        self.kinds: dict[tuple[Signature, tuple[bool, ...]], _Kind] = {}
+        self.kinds: dict[tuple[Signature, tuple[bool, ...], bool], _Kind] = {}
         self.pending: list[_Kind] = []
         self.indexes: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self.index_sizes: dict[tuple[int, int, tuple[int, ...]], float] = {}
@@ -226,18 +250,28 @@ class _Compiler:
 
     # -- kinds ------------------------------------------------------------------------------
 
-    def kind(self, signature: Signature, bound: tuple[bool, ...]) -> _Kind:
-        key = (signature, bound)
+    def kind(self, signature: Signature, bound: tuple[bool, ...],
+             exists: bool = False) -> _Kind:
+        """The kind of a call with these bound arguments; ``exists``: the caller asks only
+        whether an answer has them (a test, where the relation is off every cycle)."""
+        exists = exists and not all(bound)
+        key = (signature, bound, exists)
         found = self.kinds.get(key)
         if found is None:
             # Relaxed, a fully bound call is a table too: every rule of it is tried, not
             # only those up to the first proof (their calls are asked for as well).
-            test = all(bound) and signature not in self.recursive and not self.relaxed
+            test = (all(bound) or exists) and signature not in self.recursive and \
+                not self.relaxed
             inline = test and self.classes[signature] != STATIC and self._reads_only_state(
                 signature)
-            found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline)
+            found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline,
+                                            exists)
             self.pending.append(found)
         return found
+
+    def existential(self, signature: Signature) -> bool:
+        """Whether a call whose free arguments the caller never reads can be a test."""
+        return not self.relaxed and signature not in self.recursive
 
     def _reads_only_state(self, signature: Signature) -> bool:
         """Whether every rule of the relation reads only ``true``, ``does``, ``distinct``
@@ -338,12 +372,13 @@ class _Compiler:
                 variables.setdefault(name, f"v{len(variables)}")
         w = _Writer(self, variables, self.classes[kind.signature] != STATIC,
                     self._scc(kind) if resolution else None)
+        w.lonely = _lonely(rule)
         bound_args = [arg for arg, is_bound in zip(rule.head.args, kind.bound, strict=True)
                       if is_bound]
         for j, arg in enumerate(bound_args):
             w.match(arg, f"b{j}")
         own = (kind.signature, kind.bound, tuple(str(arg) for arg in bound_args))
-        for literal in self._order(rule.body, set(w.bound), own):
+        for literal in self._order(rule.body, set(w.bound), own, w.lonely):
             w.literal(literal)
         free = []
         for arg, is_bound in zip(rule.head.args, kind.bound, strict=True):
@@ -359,11 +394,14 @@ class _Compiler:
     # -- join order -------------------------------------------------------------------------
 
     def _estimate(self, literal: Atom | Not | Distinct, bound: set[str],
-                  own: _Own | None = None) -> float | None:
+                  own: _Own | None = None, lonely: frozenset[str] = frozenset()
+                  ) -> float | None:
         """The expected number of answers of ``literal`` given ``bound``; None where it
         cannot come next (a test with a variable not bound yet). ``own``: the table the
         rule is evaluated for; a call that asks that very table again (a recursive rule
-        read from its bound end) makes no table and reads the answers found so far."""
+        read from its bound end) makes no table and reads the answers found so far.
+        ``lonely``: the rule's variables that no other literal and not the head reads; a call
+        whose free arguments are all such is a test of its bound ones."""
         if isinstance(literal, Distinct):
             return 0.0 if _variables(literal) <= bound else None
         if isinstance(literal, Not):
@@ -374,6 +412,8 @@ class _Compiler:
             return 1.0
         if literal.signature == ("true", 1):
             return self._fluent_estimate(literal.args[0], bound)
+        if _projected(literal, bound, lonely) and self.existential(literal.signature):
+            return 0.2
         if own is not None and literal.signature == own[0]:
             pattern = tuple(_ground(arg, bound) for arg in literal.args)
             key = tuple(str(arg) for arg, b in zip(literal.args, pattern, strict=True) if b)
@@ -423,15 +463,16 @@ class _Compiler:
         positions = tuple(i for i, arg in enumerate(pattern.args) if _ground(arg, bound))
         return (self.names[pattern.name], len(pattern.args), positions)
 
-    def _order(self, body: Sequence[Atom | Not | Distinct | object],
-               bound: set[str], own: _Own | None = None) -> list[Atom | Not | Distinct]:
+    def _order(self, body: Sequence[Atom | Not | Distinct | object], bound: set[str],
+               own: _Own | None = None, lonely: frozenset[str] = frozenset()
+               ) -> list[Atom | Not | Distinct]:
         remaining = [lit for lit in body if isinstance(lit, Atom | Not | Distinct)]
         ordered: list[Atom | Not | Distinct] = []
         bound = set(bound)
         while remaining:
             best: tuple[float, int] | None = None
             for i, literal in enumerate(remaining):
-                estimate = self._estimate(literal, bound, own)
+                estimate = self._estimate(literal, bound, own, lonely)
                 if estimate is not None and (best is None or estimate < best[0]):
                     best = (estimate, i)
             if best is None:
@@ -507,15 +548,16 @@ class _Compiler:
         parts.append(f"#define N_STATIC {len(statics)}")
         parts.append(_array("int32_t", "STATIC_ARITY", [sig[1] for sig, _ in statics]))
         parts.append(_array("int32_t", "STATIC_FULL",
-                            [self.kinds[(sig, (False,) * sig[1])].index for sig, _ in statics]))
+                            [self.kinds[(sig, (False,) * sig[1], False)].index
+                             for sig, _ in statics]))
         parts.append(_array("int32_t", "KIND_STATIC",
                             [self.static_signatures.get(k.signature, -1) for k in ordered]))
         parts.append(f"#define N_SCC {max(1, len(set(self.scc_of.values())))}")
         parts.append(_array("int32_t", "KIND_SCC",
                             [self.scc_of.get(k.signature, -1) for k in ordered]))
-        full = [self.kinds[(k.signature, (False,) * len(k.bound))].index
-                if any(k.bound) and (k.signature, (False,) * len(k.bound)) in self.kinds
-                and not self.kinds[(k.signature, (False,) * len(k.bound))].test else -1
+        full = [self.kinds[(k.signature, (False,) * len(k.bound), False)].index
+                if any(k.bound) and (k.signature, (False,) * len(k.bound), False) in self.kinds
+                and not self.kinds[(k.signature, (False,) * len(k.bound), False)].test else -1
                 for k in ordered]
         parts.append(_array("int32_t", "KIND_FULL", full))
         masks = [sum(1 << i for i, b in enumerate(k.bound) if b) for k in ordered]
@@ -555,6 +597,7 @@ class _Writer:
         # static tables are complete there).
         self.above_static = above_static
         self.bound: set[str] = set()
+        self.lonely: frozenset[str] = frozenset()
         self.lines: list[str] = []
         self.opened = 0
         self.fresh_count = 0
@@ -652,6 +695,10 @@ class _Writer:
             return f"test_memo({kind.index}, {key}, bd{kind.index})"
         return f"!negated_call({kind.index}, {key})"
 
+    def _static_above(self, signature: Signature) -> bool:
+        """Whether a call of ``signature`` here reads a static relation from above."""
+        return self.above_static and self.compiler.classes[signature] == STATIC
+
     def _indexed(self, kind: _Kind) -> bool:
         """Whether the call reads a static relation's index (built at setup where the
         relation is small; the run-time falls back to the tables where it is not)."""
@@ -667,8 +714,22 @@ class _Writer:
 
     def _call(self, atom: Atom) -> None:
         bound = tuple(_ground(arg, self.bound) for arg in atom.args)
-        kind = self.compiler.kind(atom.signature, bound)
         key = self._key(atom, bound)
+        if _projected(atom, self.bound, self.lonely):
+            if self._static_above(atom.signature) and \
+                    self._indexed(plain := self.compiler.kind(atom.signature, bound)):
+                # a static index's run: whether it has one
+                a = self.fresh("a")
+                self.stmt(f"const T *{a};")
+                self.open(f"if (static_answers({plain.index}, {key}, &{a}) > 0)")
+                return
+            if self.compiler.existential(atom.signature):
+                kind = self.compiler.kind(atom.signature, bound, exists=True)
+                call = f"bd{kind.index}({key})" if kind.inline else \
+                    f"test_memo({kind.index}, {key}, bd{kind.index})"
+                self.open(f"if ({call})")
+                return
+        kind = self.compiler.kind(atom.signature, bound)
         if kind.inline:
             self.open(f"if (bd{kind.index}({key}))")
             return

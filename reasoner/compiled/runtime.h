@@ -644,6 +644,28 @@ static int32_t *fluent_of;  /* per base term: its fluent id, or -1 */
 static int32_t *role_of;    /* per base term: its role number, or -1 */
 
 #define BIT(f) ((cur_state[(f) >> 6] >> ((f) & 63)) & 1)
+
+/* The state's number (set_state counts states), and the fluents it holds, listed when an
+ * index first asks for them. */
+static uint32_t state_gen = 1;
+static int32_t n_fluents_rt;
+static int32_t *held_list, n_held;
+static uint32_t held_list_gen;
+
+static void held_fluents(void) {
+    if (held_list_gen == state_gen) return;
+    if (!held_list) held_list = calloc((size_t)n_fluents_rt + 1, 4);
+    n_held = 0;
+    int32_t words = (n_fluents_rt + 63) / 64;
+    for (int32_t w = 0; w < words; w++) {
+        uint64_t bits = cur_state[w];
+        while (bits) {
+            held_list[n_held++] = w * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+        }
+    }
+    held_list_gen = state_gen;
+}
 static inline int32_t FLUENT(T t) { return t < n_base_terms ? fluent_of[t] : -1; }
 static inline int32_t rt_role(T t) { return t < n_base_terms ? role_of[t] : -1; }
 static inline int rt_true(T t) {
@@ -669,7 +691,35 @@ typedef struct {
      * per combination of ranks. */
     int16_t *rank;
     int32_t *radix, *dense_start, *dense_count;
+    /* The runs of the fluents the state holds (a board's few pieces, not every piece each
+     * cell could hold), made again for each state where the index is first read: per
+     * fluent its run's cell (dense) or slot, or -1. */
+    int32_t *fluent_cell, *held_ids, *held_start, *held_count, *touched, n_touched;
+    uint32_t held_gen;
 } FluentIndex;
+
+/* The index's held runs for the current state. */
+static void index_refresh(FluentIndex *ix) {
+    for (int32_t i = 0; i < ix->n_touched; i++) ix->held_count[ix->touched[i]] = 0;
+    ix->n_touched = 0;
+    held_fluents();
+    for (int32_t i = 0; i < n_held; i++) {
+        int32_t c = ix->fluent_cell[held_list[i]];
+        if (c >= 0 && ix->held_count[c]++ == 0) ix->touched[ix->n_touched++] = c;
+    }
+    int32_t at = 0;
+    for (int32_t i = 0; i < ix->n_touched; i++) {
+        int32_t c = ix->touched[i];
+        ix->held_start[c] = at;
+        at += ix->held_count[c];
+        ix->held_count[c] = 0;
+    }
+    for (int32_t i = 0; i < n_held; i++) {
+        int32_t c = ix->fluent_cell[held_list[i]];
+        if (c >= 0) ix->held_ids[ix->held_start[c] + ix->held_count[c]++] = held_list[i];
+    }
+    ix->held_gen = state_gen;
+}
 
 static const int32_t empty_run[1] = {0};
 
@@ -682,12 +732,22 @@ static inline int32_t index_run(FluentIndex *ix, const T *key, const int32_t **r
             if (r == 0) { *run = empty_run; return 0; }
             at = at * ix->radix[i] + (r - 1);
         }
+        if (ix->fluent_cell) {
+            if (ix->held_gen != state_gen) index_refresh(ix);
+            *run = ix->held_ids + ix->held_start[at];
+            return ix->held_count[at];
+        }
         *run = ix->ids + ix->dense_start[at];
         return ix->dense_count[at];
     }
     uint64_t x = key_hash(0, key, ix->nb) & (uint64_t)(ix->cap - 1);
     while (ix->slot_count[x] > 0) {
         if (memcmp(ix->slot_key + x * ix->nb, key, (size_t)ix->nb * 4) == 0) {
+            if (ix->fluent_cell) {
+                if (ix->held_gen != state_gen) index_refresh(ix);
+                *run = ix->held_ids + ix->held_start[x];
+                return ix->held_count[x];
+            }
             *run = ix->ids + ix->slot_start[x];
             return ix->slot_count[x];
         }
@@ -704,6 +764,9 @@ static inline int index_true(FluentIndex *ix, const T *key) {
     for (int32_t j = 0; j < n; j++) if (BIT(run[j])) return 1;
     return 0;
 }
+
+#define HELD_CELLS ((int64_t)1 << 24)
+static int64_t held_cells;
 
 static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents) {
     int64_t cap = 16;
@@ -744,6 +807,23 @@ static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluent
             slot_of[f] = (int32_t)x;
         }
     }
+    /* the held runs, while a cell per fluent in every index stays within HELD_CELLS */
+    if (held_cells + n_fluents <= HELD_CELLS) {
+        held_cells += n_fluents;
+        ix->fluent_cell = malloc((size_t)n_fluents * 4 + 4);
+        for (int32_t f = 0; f < n_fluents; f++) ix->fluent_cell[f] = -1;
+        int32_t members = 0;
+        for (int32_t f = 0; f < n_fluents; f++) {
+            T t = fluent_terms[f];
+            if (TF(t) != ix->fun || TA(t) != ix->ar) continue;
+            ix->fluent_cell[f] = slot_of[f];
+            members++;
+        }
+        ix->held_ids = calloc((size_t)members + 1, 4);
+        ix->touched = calloc((size_t)members + 1, 4);
+        ix->held_start = calloc((size_t)cap, 4);
+        ix->held_count = calloc((size_t)cap, 4);
+    }
     free(slot_of);
     /* the dense form, where it fits */
     if (ix->nb == 0 || n_names_rt > 32000) return;
@@ -777,6 +857,20 @@ static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluent
     ix->radix = radix;
     ix->dense_start = start;
     ix->dense_count = count;
+    if (ix->fluent_cell) {  /* the held runs by the dense cells */
+        for (int32_t f = 0; f < n_fluents; f++) {
+            if (ix->fluent_cell[f] < 0) continue;
+            T t = fluent_terms[f];
+            int64_t at = 0;
+            for (int32_t i = 0; i < ix->nb; i++)
+                at = at * radix[i] + (rank[(int64_t)i * n_names_rt + TG(t, ix->pos[i])] - 1);
+            ix->fluent_cell[f] = (int32_t)at;
+        }
+        free(ix->held_start);
+        free(ix->held_count);
+        ix->held_start = calloc((size_t)cells, 4);
+        ix->held_count = calloc((size_t)cells, 4);
+    }
 }
 
 /* ---- a small seeded generator for playouts ------------------------------------------- */
