@@ -183,6 +183,7 @@ class _Compiler:
         self.pending: list[_Kind] = []
         self.indexes: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self.index_sizes: dict[tuple[int, int, tuple[int, ...]], float] = {}
+        self.candidates: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
         self.fact_tables: dict[Signature, int] = {}
         self.fact_rows: list[list[int]] = []
         self.functions: list[str] = []
@@ -441,6 +442,16 @@ class _Compiler:
             values = tuple(self.names[pattern.args[p].name] for p in positions)
             return max(0.5, float(sum(1 for args in self.initial_args[(fun, arity)]
                                       if tuple(args[p] for p in positions) == values)))
+        constants = [p for p in positions if isinstance(pattern.args[p], Constant)]
+        if constants and (fun, arity) in self.initial_counts:
+            # Some of the key constants: the initial state's fluents with those, over the
+            # values the other key positions take (thirty-two blank cells in eight files).
+            values = tuple(self.names[pattern.args[p].name] for p in constants)
+            matching = sum(1 for args in self.initial_args[(fun, arity)]
+                           if tuple(args[p] for p in constants) == values)
+            rest = [p for p in positions if p not in constants]
+            spread = {tuple(row[1][p] for p in rest) for row in self._candidates(fun, arity)}
+            return max(0.5, matching / max(1, len(spread)))
         if key not in self.index_sizes:
             runs: dict[tuple[int, ...], int] = defaultdict(int)
             fun, arity, positions = key
@@ -458,6 +469,16 @@ class _Compiler:
             self.index_sizes[key] = (max(held / keys, 0.5) if held is not None
                                      else estimate / 2)
         return self.index_sizes[key]
+
+    def _candidates(self, fun: int, arity: int) -> list[tuple[int, tuple[int, ...]]]:
+        """The fluent table's terms of one functor (each its functor and arguments)."""
+        found = self.candidates.get((fun, arity))
+        if found is None:
+            found = self.candidates[(fun, arity)] = [
+                row for t in self.fluent_ids if t >= len(self.names)
+                for row in (self.compound_rows[t - len(self.names)],)
+                if row[0] == fun and len(row[1]) == arity]
+        return found
 
     def _index_key(self, pattern: Function, bound: set[str]) -> tuple[int, int, tuple[int, ...]]:
         positions = tuple(i for i, arg in enumerate(pattern.args) if _ground(arg, bound))
