@@ -15,11 +15,14 @@ from reasoner.asp.superset import compute_superset
 from reasoner.asp.translate import translate
 from reasoner.compiled import build
 from reasoner.compiled.codegen import game_source
+from reasoner.compiled.envelopes import envelopes
 from reasoner.compiled.machine import CompiledMachine
+from reasoner.compiled.relations import RelationGraph
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.engine import backend
 from reasoner.engine.backend import build_machine
 from reasoner.errors import NoLegalMoveError, ResourceLimitError
+from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_gdl
 from tests.conftest import GAMES, corpus_params
 from tests.test_position_backend import EXPLODING, SMALL_BOUNDS
@@ -221,6 +224,54 @@ def test_a_call_whose_free_arguments_nobody_reads_stops_at_its_first_answer() ->
     """
     machine = _machine(big, memory_mib=8)
     assert machine.info(machine.init_bits).goals == ((0,),)
+
+
+_RAY = """
+(role r) (succ 1 2) (succ 2 3) (succ 3 4) (init (cell 2 empty)) (init (cell 3 empty))
+(<= (clear ?a ?b) (succ ?a ?b))
+(<= (clear ?a ?b) (succ ?a ?c) (true (cell ?c empty)) (clear ?c ?b))
+(<= (mine ?p) (true (owner ?p)) (clear ?p 4))
+(legal r stay) (<= (next (cell ?c empty)) (true (cell ?c empty)))
+(<= terminal (clear 1 4)) (goal r 0)
+"""
+
+
+def _envelopes(text: str) -> tuple[dict[tuple[str, int], tuple[str, int]],
+                                   dict[tuple[str, int], list[str]]]:
+    rules: dict[tuple[str, int], list[object]] = {}
+    for rule in parse_gdl(text):
+        for flat in flat_rules(rule):
+            rules.setdefault(flat.head.signature, []).append(flat)
+    of, made = envelopes(rules, RelationGraph.of(rules))  # type: ignore[arg-type]
+    return of, {s: [str(rule) for rule in group] for s, group in made.items()}
+
+
+def test_the_envelope_of_a_ray_keeps_its_static_steps_and_leaves_the_state_out() -> None:
+    """A recursive relation that reads the state has a static envelope: its rules without
+    the state's literals, recursing through the envelope."""
+    of, made = _envelopes(_RAY)
+    assert of == {("clear", 2): ("clear envelope", 2)}
+    assert len(made[("clear envelope", 2)]) == 2
+    recursive = made[("clear envelope", 2)][1]
+    assert "true" not in recursive and "clear envelope" in recursive
+
+
+def test_a_ray_inside_its_envelope_is_still_walked_in_the_state() -> None:
+    """The envelope only refuses what no state allows: a clear ray in the state is found,
+    and one the state blocks is not."""
+    machine = _machine(_RAY)
+    assert machine.info(machine.init_bits).terminal
+    blocked = _machine(_RAY.replace("(init (cell 3 empty))", ""))
+    assert not blocked.info(blocked.init_bits).terminal
+
+
+def test_a_relation_whose_head_only_the_state_binds_has_no_envelope() -> None:
+    """Leaving the state out must leave every rule safe: where a head variable is bound by
+    the state alone, the relation has no envelope (and is never filtered by one)."""
+    text = _RAY.replace("(<= (clear ?a ?b) (succ ?a ?b))",
+                        "(<= (clear ?a ?b) (succ ?a ?b)) (<= (clear ?a ?a) (true (cell ?a empty)))")
+    of, _ = _envelopes(text)
+    assert of == {}
 
 
 def test_a_compiler_past_its_bound_is_cut_off(monkeypatch: pytest.MonkeyPatch,

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
+from reasoner.compiled.envelopes import envelopes
 from reasoner.compiled.relations import STATIC, RelationGraph, Signature
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
@@ -176,6 +177,14 @@ class _Compiler:
                 self.initial_args[functor].append(tuple(
                     self.names[a.name] if isinstance(a, Constant) else -1 for a in term.args))
         graph = RelationGraph.of(self.rules)
+        # The static envelopes of the recursive relations that read the state (a fully
+        # bound call outside its envelope fails at once).
+        self.envelope_of: dict[Signature, Signature] = {}
+        if not relaxed:
+            self.envelope_of, envelope_rules = envelopes(self.rules, graph)
+            if envelope_rules:
+                self.rules.update(envelope_rules)
+                graph = RelationGraph.of(self.rules)
         self.classes = graph.classes
         self.recursive = graph.recursive
         self.scc_of = graph.components
@@ -338,9 +347,15 @@ class _Compiler:
             blocks.append(self._emit_rule(kind, rule, resolution=True))
         nb = sum(kind.bound)
         keys = "".join(f"    const T b{i} = key[{i}];\n" for i in range(nb))
+        envelope = self.envelope_of.get(kind.signature)
+        outside = ""
+        if envelope is not None:
+            env_kind = self.kind(envelope, (True,) * envelope[1])
+            self.static_signature(envelope)
+            outside = f"    if (!envelope_holds({env_kind.index}, key)) return 0;\n"
         self.prototypes.append(f"static int sl{kind.index}(const T *key);")
         self.functions.append(
-            f"static int sl{kind.index}(const T *key) {{\n"
+            f"static int sl{kind.index}(const T *key) {{\n{outside}"
             f"    if (sld_enter({kind.index}, key)) return 0;\n{keys}{''.join(blocks)}"
             "    sld_leave();\n    return 0;\n}\n")
 

@@ -51,3 +51,12 @@ static inline __attribute__((always_inline)) int32_t static_answers(int32_t kind
     return (int32_t)(sk->start[at + 1] - sk->start[at]);
 }
 
+
+/* Whether a static envelope (see reasoner/compiled/envelopes.py) may hold of key: its
+ * index's answer where it was built, else yes (no index: no filter). */
+static inline __attribute__((always_inline)) int envelope_holds(int32_t kind, const T *key) {
+    if (static_kinds[kind].state != 1) return 1;
+    if (K_EVAL[kind] == 0) return static_test(kind, key, NULL);
+    const T *a;
+    return static_answers(kind, key, &a) > 0;
+}
