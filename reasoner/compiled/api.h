@@ -93,7 +93,7 @@ static void static_build(int32_t s) {
     jmp_buf outer;
     memcpy(outer, rt_jump, sizeof(jmp_buf));
     struct timespec outer_deadline = rt_deadline;
-    arm(STATIC_SECONDS);
+    arm(STATIC_ENVELOPE[s] ? ENVELOPE_SECONDS : STATIC_SECONDS);
     if (rt_deadline.tv_sec > outer_deadline.tv_sec ||
         (rt_deadline.tv_sec == outer_deadline.tv_sec && rt_deadline.tv_nsec > outer_deadline.tv_nsec))
         rt_deadline = outer_deadline;
@@ -109,7 +109,8 @@ static void static_build(int32_t s) {
         r->state = -1;
         return;
     }
-    rt_answer_cap = (int64_t)answers_added + STATIC_ANSWERS;
+    rt_answer_cap = (int64_t)answers_added + (STATIC_ENVELOPE[s] ? ENVELOPE_ANSWERS
+                                                                 : STATIC_ANSWERS);
     int32_t h = call(STATIC_FULL[s], NULL);
     rt_answer_cap = INT64_MAX;
     memcpy(rt_jump, outer, sizeof(jmp_buf));

@@ -9,15 +9,20 @@ literals) as soon as their variables are bound. ``true`` reads the state through
 from the fluent table (the fluents of one functor by some of their arguments); ``does``
 reads the joint move; any other relation is a call, whose answers are kept in a table for
 as long as what the relation depends on stays the same (static relations: the whole game).
-A fully bound call of a relation off every cycle stops at its first proof; one of a
-recursive relation is first resolved depth first (``sl`` functions), the tables answering
-where that leaves it open; a static relation called from above the static ones reads the
-index built for it at setup (``indexes.h``).
+A fully bound call of a relation off every cycle stops at its first proof, and so does a
+call whose unbound arguments are variables no other literal of the rule reads (an
+``exists`` kind: only whether an answer has the bound ones matters); one of a recursive
+relation is first resolved depth first (``sl`` functions), after a look at the relation's
+static envelope (:mod:`reasoner.compiled.envelopes`), the tables answering where resolution
+leaves it open; a static relation called from above the static ones reads the index built
+for it at setup (``indexes.h``).
 
 The join order's estimates: a fully bound literal is a test; ``true`` expects as many
 answers as the initial state has fluents per key of the index (its own count where the
-key is constants); a relation of facts its facts per key; any other relation
-:data:`_PER_FREE_ARGUMENT` per argument that is not bound.
+key is constants, and those over the values the rest of the key takes where some of it
+is); a relation of facts its facts per key; a recursive call of the very table being
+evaluated :data:`_OWN_TABLE`; any other relation :data:`_PER_FREE_ARGUMENT` per argument
+that is not bound.
 
 No text of the game reaches the C source: names, relations, terms, fluents and moves all
 become integers.
@@ -583,6 +588,9 @@ class _Compiler:
         statics = sorted(self.static_signatures.items(), key=lambda item: item[1])
         parts.append(f"#define N_STATIC {len(statics)}")
         parts.append(_array("int32_t", "STATIC_ARITY", [sig[1] for sig, _ in statics]))
+        envelopes = set(self.envelope_of.values())
+        parts.append(_array("int8_t", "STATIC_ENVELOPE",
+                            [int(sig in envelopes) for sig, _ in statics]))
         parts.append(_array("int32_t", "STATIC_FULL",
                             [self.kinds[(sig, (False,) * sig[1], False)].index
                              for sig, _ in statics]))

@@ -2,6 +2,9 @@
  * each call site is compiled with its kind's constants folded in. */
 #define STATIC_ANSWERS (1 << 20)
 #define STATIC_SECONDS 2.0
+/* An envelope is only a filter: it is not worth a long setup (past these, no filter). */
+#define ENVELOPE_ANSWERS (1 << 18)
+#define ENVELOPE_SECONDS 0.25
 #define STATIC_BITS ((int64_t)1 << 27)
 #define STATIC_CELLS ((int64_t)1 << 22)
 

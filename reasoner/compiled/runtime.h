@@ -766,6 +766,7 @@ static inline int index_true(FluentIndex *ix, const T *key) {
 }
 
 #define HELD_CELLS ((int64_t)1 << 24)
+#define HELD_RUN 8
 static int64_t held_cells;
 
 static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents) {
@@ -807,17 +808,22 @@ static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluent
             slot_of[f] = (int32_t)x;
         }
     }
-    /* the held runs, while a cell per fluent in every index stays within HELD_CELLS */
-    if (held_cells + n_fluents <= HELD_CELLS) {
+    /* the held runs, where a key leaves HELD_RUN candidates or more on average (a few
+     * candidates are read as quickly as a list is made), while a cell per fluent in every
+     * index stays within HELD_CELLS */
+    int32_t members = 0, keys = 0;
+    for (int64_t x = 0; x < cap; x++) {
+        members += ix->slot_count[x];
+        keys += ix->slot_count[x] > 0;
+    }
+    if (members >= (int64_t)HELD_RUN * keys && held_cells + n_fluents <= HELD_CELLS) {
         held_cells += n_fluents;
         ix->fluent_cell = malloc((size_t)n_fluents * 4 + 4);
         for (int32_t f = 0; f < n_fluents; f++) ix->fluent_cell[f] = -1;
-        int32_t members = 0;
         for (int32_t f = 0; f < n_fluents; f++) {
             T t = fluent_terms[f];
             if (TF(t) != ix->fun || TA(t) != ix->ar) continue;
             ix->fluent_cell[f] = slot_of[f];
-            members++;
         }
         ix->held_ids = calloc((size_t)members + 1, 4);
         ix->touched = calloc((size_t)members + 1, 4);
