@@ -265,6 +265,29 @@ def test_a_ray_inside_its_envelope_is_still_walked_in_the_state() -> None:
     assert not blocked.info(blocked.init_bits).terminal
 
 
+_MARKED = """
+(role r) (init (cell 1)) (init (cell 2))
+(<= (pick ?n) (true (cell ?n)) (true (mark ?m on)) (distinct ?n ?m))
+(legal r stay) (<= (legal r (mark ?n)) (true (cell ?n))) (legal r (mark 3)) (legal r (mark 4))
+(legal r (mark 5)) (legal r (mark 6)) (legal r (mark 7)) (legal r (mark 8))
+(<= (next (cell ?n)) (true (cell ?n)))
+(<= (next (mark ?n on)) (does r (mark ?n)))
+(<= terminal (true (mark 3 on)))
+(<= (goal r ?n) (pick ?n))
+"""
+
+
+def test_a_rule_on_a_fluent_play_adds_answers_once_the_fluent_holds() -> None:
+    """A rule that reads a fluent the initial state lacks (a mark) after a loop checks for
+    it first: no answer while no mark holds, every answer once one does."""
+    machine = _machine(_MARKED)
+    assert "index_true(" in machine.source.generated  # the check before the loop
+    assert machine.info(machine.init_bits).goals == ((),)
+    mark = machine.move_texts.index("(mark 2)")
+    _, _, info = machine.transition(machine.init_bits, (mark,))
+    assert [sorted(values) for values in info.goals] == [[1]]
+
+
 def test_a_relation_whose_head_only_the_state_binds_has_no_envelope() -> None:
     """Leaving the state out must leave every rule safe: where a head variable is bound by
     the state alone, the relation has no envelope (and is never filtered by one)."""

@@ -112,6 +112,29 @@ def _ground(term: Term, bound: set[str]) -> bool:
     return all(v.name in bound for v in term_variables(term))
 
 
+def _guards(ordered: Sequence[Atom | Not | Distinct], bound: set[str],
+            initial: set[str]) -> list[Function]:
+    """The patterns of the state's literals that a rule can check before its first loop:
+    each one of a functor the initial state lacks (a check, a capture: what play adds now
+    and then), read after a literal that binds variables, whose key at the rule's start (its
+    constants and the head's bound variables) is not empty. Where no fluent the state
+    holds has that key, the rule has no answer, and its loops are not run."""
+    guards: list[Function] = []
+    seen = set(bound)
+    loops = False
+    for literal in ordered:
+        if isinstance(literal, Atom) and literal.signature == ("true", 1):
+            pattern = literal.args[0]
+            if loops and isinstance(pattern, Function) and pattern.name not in initial and \
+                    any(_ground(arg, bound) for arg in pattern.args):
+                guards.append(pattern)
+        if isinstance(literal, Atom):
+            fresh = _variables(literal) - seen
+            loops = loops or bool(fresh)
+            seen |= fresh
+    return guards
+
+
 def _lonely(rule: Rule) -> frozenset[str]:
     """The variables of ``rule`` that occur in one body literal only, not in the head."""
     seen: dict[str, int] = defaultdict(int)
@@ -181,6 +204,9 @@ class _Compiler:
                 self.initial_counts[functor] += 1
                 self.initial_args[functor].append(tuple(
                     self.names[a.name] if isinstance(a, Constant) else -1 for a in term.args))
+        # The functors of the initial state's fluents (from its ground init facts).
+        self.initial_functors = {term.name for rule in self.rules.get(("init", 1), [])
+                                 for term in rule.head.args if isinstance(term, Function)}
         graph = RelationGraph.of(self.rules)
         # The static envelopes of the recursive relations that read the state (a fully
         # bound call outside its envelope fails at once).
@@ -399,7 +425,13 @@ class _Compiler:
         for j, arg in enumerate(bound_args):
             w.match(arg, f"b{j}")
         own = (kind.signature, kind.bound, tuple(str(arg) for arg in bound_args))
-        for literal in self._order(rule.body, set(w.bound), own, w.lonely):
+        ordered = self._order(rule.body, set(w.bound), own, w.lonely)
+        if not self.relaxed:
+            for guard in _guards(ordered, set(w.bound), self.initial_functors):
+                number, positions = self.index(guard, w.bound)
+                keys = ", ".join(w.construct(guard.args[p]) for p in positions)
+                w.open(f"if (index_true(&fluent_indexes[{number}], (const T[]){{{keys}}}))")
+        for literal in ordered:
             w.literal(literal)
         free = []
         for arg, is_bound in zip(rule.head.args, kind.bound, strict=True):
