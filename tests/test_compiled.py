@@ -288,6 +288,27 @@ def test_a_rule_on_a_fluent_play_adds_answers_once_the_fluent_holds() -> None:
     assert [sorted(values) for values in info.goals] == [[1]]
 
 
+def test_a_test_asked_with_a_new_key_in_every_state_answers_alike_without_its_tables(
+) -> None:
+    """A fully bound test asked once per key (a new step each state) stops keeping its
+    answers after its first few thousand misses, and answers alike from then on: a playout
+    of 5,000 steps takes each of them."""
+    steps = 5000
+    facts = " ".join(f"(succ {i} {i + 1})" for i in range(steps))
+    text = f"""
+    (role r) {facts} (init (step 0))
+    (<= (stepped ?n) (true (step ?n)))
+    (<= (ok ?n ?m) (stepped ?n) (succ ?n ?m))
+    (legal r go)
+    (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m) (ok ?n ?m))
+    (<= terminal (true (step {steps})))
+    (goal r 100)
+    """
+    machine = _machine(text)
+    run = machine.simulate(machine.init_bits, 1, 0, 2 * steps)
+    assert run.lengths == [steps] and run.terminal == [True]
+
+
 def test_a_relation_whose_head_only_the_state_binds_has_no_envelope() -> None:
     """Leaving the state out must leave every rule safe: where a head variable is bound by
     the state alone, the relation has no envelope (and is never filtered by one)."""

@@ -148,6 +148,9 @@ static void setup(void) {
     K_FULL = KIND_FULL;
     K_MASK = KIND_MASK;
     scc_active = setup_alloc((int64_t)N_SCC * 4);
+    memo_hits = setup_alloc((int64_t)N_KINDS * 8);
+    memo_misses = setup_alloc((int64_t)N_KINDS * 8);
+    memo_off = setup_alloc((int64_t)N_KINDS);
     n_names_rt = N_NAMES;
     n_kinds_rt = N_KINDS;
     n_fluents_rt = N_FLUENTS;

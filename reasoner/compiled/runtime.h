@@ -559,9 +559,26 @@ static int negated_call(int32_t kind, const T *key) {
 /* A fully bound call of a relation off every cycle: the first proof answers, and the
  * answer is kept in the table as its status. */
 typedef int (*TestFn)(const T *key);
+/* A test's answers are kept while they are asked again: a kind whose first MEMO_TRIAL
+ * misses met fewer than one hit in sixty-four (each key asked once: is this ray clear
+ * between these squares, ignoring that one?) is answered without its tables from then on,
+ * the hash and the table costing more than they save. */
+#define MEMO_TRIAL 4096
+static int64_t *memo_hits, *memo_misses;
+static int8_t *memo_off;
+
 static int test_memo(int32_t kind, const T *key, TestFn body) {
+    if (memo_off[kind]) {
+        int known = from_full(kind, key, -1);
+        return known ? known > 0 : body(key);
+    }
     int32_t h = table_of(kind, key, 1);
-    if (TB(h).status == S_COMPLETE) return TB(h).n_ans;
+    if (TB(h).status == S_COMPLETE) {
+        memo_hits[kind]++;
+        return TB(h).n_ans;
+    }
+    if (++memo_misses[kind] == MEMO_TRIAL && memo_hits[kind] * 64 < MEMO_TRIAL)
+        memo_off[kind] = 1;
     int known = from_full(kind, key, -1);
     int r = known ? known > 0 : body(key);  /* off every cycle: this table is not asked
                                                * for again while it is evaluated */
