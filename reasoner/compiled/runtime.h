@@ -577,7 +577,8 @@ static int test_memo(int32_t kind, const T *key, TestFn body) {
         memo_hits[kind]++;
         return TB(h).n_ans;
     }
-    if (++memo_misses[kind] == MEMO_TRIAL && memo_hits[kind] * 64 < MEMO_TRIAL)
+    if (++memo_misses[kind] == MEMO_TRIAL && memo_hits[kind] * 64 < MEMO_TRIAL &&
+        K_SPACE[kind] != 0)  /* a static test's answers are kept for the whole game */
         memo_off[kind] = 1;
     int known = from_full(kind, key, -1);
     int r = known ? known > 0 : body(key);  /* off every cycle: this table is not asked
