@@ -303,8 +303,10 @@ class _Compiler:
             # only those up to the first proof (their calls are asked for as well).
             test = (all(bound) or exists) and signature not in self.recursive and \
                 not self.relaxed
-            inline = test and self.classes[signature] != STATIC and self._reads_only_state(
-                signature)
+            # An existence test is kept: where the relation's table with every argument
+            # free is complete already (legal moves), the test reads it (from_full).
+            inline = test and not exists and self.classes[signature] != STATIC and \
+                self._reads_only_state(signature)
             found = self.kinds[key] = _Kind(len(self.kinds), signature, bound, test, inline,
                                             exists)
             self.pending.append(found)
