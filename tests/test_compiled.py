@@ -17,7 +17,7 @@ from reasoner.compiled import build
 from reasoner.compiled.codegen import game_source
 from reasoner.compiled.envelopes import envelopes
 from reasoner.compiled.machine import CompiledMachine
-from reasoner.compiled.relations import RelationGraph
+from reasoner.compiled.relations import RelationGraph, by_relation
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.engine import backend
 from reasoner.engine.backend import build_machine
@@ -193,18 +193,23 @@ def test_a_state_past_the_time_bound_is_refused_and_the_game_keeps_answering() -
     assert info.terminal
 
 
-def test_tables_past_the_memory_bound_are_refused() -> None:
-    """A state whose tables grow past the memory bound (a million answers, 8 MiB) is refused
-    with a memory bound."""
-    _NUMBERS = " ".join(f"(num {i})" for i in range(1, 101))
-    big = f"""
-    (role r) {_NUMBERS} (init (at 0))
+def _million(goals: str) -> str:
+    """A game whose ``pair/3`` has a million answers in its state, with these goal rules."""
+    numbers = " ".join(f"(num {i})" for i in range(1, 101))
+    return f"""
+    (role r) {numbers} (init (at 0))
     (<= (pair ?a ?b ?c) (num ?a) (num ?b) (num ?c) (true (at 0)))
     (legal r stay) (<= (next (at 0)) (does r stay))
     (<= terminal (true (at 1)))
-    (<= (goal r 0) (pair ?a ?b ?c) (distinct ?a ?c))
+    {goals}
     """
-    machine = _machine(big, memory_mib=8)
+
+
+def test_tables_past_the_memory_bound_are_refused() -> None:
+    """A state whose tables grow past the memory bound (a million answers, 8 MiB) is refused
+    with a memory bound."""
+    machine = _machine(_million("(<= (goal r 0) (pair ?a ?b ?c) (distinct ?a ?c))"),
+                       memory_mib=8)
     with pytest.raises(ResourceLimitError) as caught:
         machine.info(machine.init_bits)
     assert caught.value.bound == "memory"
@@ -213,16 +218,9 @@ def test_tables_past_the_memory_bound_are_refused() -> None:
 def test_a_call_whose_free_arguments_nobody_reads_stops_at_its_first_answer() -> None:
     """A call whose unbound arguments no other literal reads asks only whether it has an
     answer: the million answers that would pass the memory bound are never made."""
-    _NUMBERS = " ".join(f"(num {i})" for i in range(1, 101))
-    big = f"""
-    (role r) {_NUMBERS} (init (at 0))
-    (<= (pair ?a ?b ?c) (num ?a) (num ?b) (num ?c) (true (at 0)))
-    (legal r stay) (<= (next (at 0)) (does r stay))
-    (<= terminal (true (at 1)))
-    (<= (goal r 0) (pair ?a ?b ?c))
-    (<= (goal r 50) (pair 7 ?b ?c) (not (true (at 0))))
-    """
-    machine = _machine(big, memory_mib=8)
+    machine = _machine(_million("(<= (goal r 0) (pair ?a ?b ?c)) "
+                                "(<= (goal r 50) (pair 7 ?b ?c) (not (true (at 0))))"),
+                       memory_mib=8)
     assert machine.info(machine.init_bits).goals == ((0,),)
 
 
@@ -238,11 +236,8 @@ _RAY = """
 
 def _envelopes(text: str) -> tuple[dict[tuple[str, int], tuple[str, int]],
                                    dict[tuple[str, int], list[str]]]:
-    rules: dict[tuple[str, int], list[object]] = {}
-    for rule in parse_gdl(text):
-        for flat in flat_rules(rule):
-            rules.setdefault(flat.head.signature, []).append(flat)
-    of, made = envelopes(rules, RelationGraph.of(rules))  # type: ignore[arg-type]
+    rules = by_relation(flat for rule in parse_gdl(text) for flat in flat_rules(rule))
+    of, made = envelopes(rules, RelationGraph.of(rules))
     return of, {s: [str(rule) for rule in group] for s, group in made.items()}
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from reasoner.compiled.envelopes import envelopes
-from reasoner.compiled.relations import STATIC, RelationGraph, Signature
+from reasoner.compiled.relations import STATIC, RelationGraph, Signature, by_relation
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -164,10 +164,8 @@ class _Compiler:
         # Relaxed: every call leaves its table (no inline tests, no resolution without
         # tables), and a negative literal is asked and then ignored.
         self.relaxed = relaxed
-        self.rules: dict[Signature, list[Rule]] = defaultdict(list)
-        for rule in description:
-            for flat in flat_rules(rule):
-                self.rules[flat.head.signature].append(flat)
+        self.rules: dict[Signature, list[Rule]] = defaultdict(
+            list, by_relation(flat for rule in description for flat in flat_rules(rule)))
         self.names: dict[str, int] = {}
         for group in self.rules.values():
             for r in group:
@@ -295,14 +293,14 @@ class _Compiler:
              exists: bool = False) -> _Kind:
         """The kind of a call with these bound arguments; ``exists``: the caller asks only
         whether an answer has them (a test, where the relation is off every cycle)."""
-        exists = exists and not all(bound)
+        exists = exists and not all(bound) and self.existential(signature)
         key = (signature, bound, exists)
         found = self.kinds.get(key)
         if found is None:
             # Relaxed, a fully bound call is a table too: every rule of it is tried, not
             # only those up to the first proof (their calls are asked for as well).
-            test = (all(bound) or exists) and signature not in self.recursive and \
-                not self.relaxed
+            test = exists or (all(bound) and signature not in self.recursive and
+                              not self.relaxed)
             # An existence test is kept: where the relation's table with every argument
             # free is complete already (legal moves), the test reads it (from_full).
             inline = test and not exists and self.classes[signature] != STATIC and \
@@ -489,17 +487,11 @@ class _Compiler:
             return 0.1
         key = self._index_key(pattern, bound)
         fun, arity, positions = key
-        if positions and all(isinstance(pattern.args[p], Constant) for p in positions) and \
-                (fun, arity) in self.initial_counts:
-            # Constants where the key is bound: the initial state's own count for them
-            # (thirty-two blank cells, where the average over the contents is five).
-            values = tuple(self.names[pattern.args[p].name] for p in positions)
-            return max(0.5, float(sum(1 for args in self.initial_args[(fun, arity)]
-                                      if tuple(args[p] for p in positions) == values)))
         constants = [p for p in positions if isinstance(pattern.args[p], Constant)]
         if constants and (fun, arity) in self.initial_counts:
-            # Some of the key constants: the initial state's fluents with those, over the
-            # values the other key positions take (thirty-two blank cells in eight files).
+            # Constants in the key: the initial state's own count of fluents with them
+            # (thirty-two blank cells, where the average over the contents is five), over
+            # the values the rest of the key takes (four blank cells in each of eight files).
             values = tuple(self.names[pattern.args[p].name] for p in constants)
             matching = sum(1 for args in self.initial_args[(fun, arity)]
                            if tuple(args[p] for p in constants) == values)
@@ -508,12 +500,8 @@ class _Compiler:
             return max(0.5, matching / max(1, len(spread)))
         if key not in self.index_sizes:
             runs: dict[tuple[int, ...], int] = defaultdict(int)
-            fun, arity, positions = key
-            for t in self.fluent_ids:
-                if t >= len(self.names):
-                    row = self.compound_rows[t - len(self.names)]
-                    if row[0] == fun and len(row[1]) == arity:
-                        runs[tuple(row[1][p] for p in positions)] += 1
+            for row in self._candidates(fun, arity):
+                runs[tuple(row[1][p] for p in positions)] += 1
             keys = max(1, len(runs))
             # The initial state says how many of a key's candidates tend to hold (one
             # velocity per player among nine, one piece per cell among thirteen); a fluent
@@ -633,10 +621,10 @@ class _Compiler:
         parts.append(f"#define N_SCC {max(1, len(set(self.scc_of.values())))}")
         parts.append(_array("int32_t", "KIND_SCC",
                             [self.scc_of.get(k.signature, -1) for k in ordered]))
-        full = [self.kinds[(k.signature, (False,) * len(k.bound), False)].index
-                if any(k.bound) and (k.signature, (False,) * len(k.bound), False) in self.kinds
-                and not self.kinds[(k.signature, (False,) * len(k.bound), False)].test else -1
-                for k in ordered]
+        fulls = [self.kinds.get((k.signature, (False,) * len(k.bound), False))
+                 for k in ordered]
+        full = [f.index if any(k.bound) and f is not None and not f.test else -1
+                for k, f in zip(ordered, fulls, strict=True)]
         parts.append(_array("int32_t", "KIND_FULL", full))
         masks = [sum(1 << i for i, b in enumerate(k.bound) if b) for k in ordered]
         parts.append(_array("int64_t", "KIND_MASK", masks))
@@ -793,25 +781,19 @@ class _Writer:
     def _call(self, atom: Atom) -> None:
         bound = tuple(_ground(arg, self.bound) for arg in atom.args)
         key = self._key(atom, bound)
-        if _projected(atom, self.bound, self.lonely):
-            if self._static_above(atom.signature) and \
-                    self._indexed(plain := self.compiler.kind(atom.signature, bound)):
-                # a static index's run: whether it has one
-                a = self.fresh("a")
-                self.stmt(f"const T *{a};")
-                self.open(f"if (static_answers({plain.index}, {key}, &{a}) > 0)")
-                return
-            if self.compiler.existential(atom.signature):
-                kind = self.compiler.kind(atom.signature, bound, exists=True)
-                call = f"bd{kind.index}({key})" if kind.inline else \
-                    f"test_memo({kind.index}, {key}, bd{kind.index})"
-                self.open(f"if ({call})")
-                return
-        kind = self.compiler.kind(atom.signature, bound)
+        projected = _projected(atom, self.bound, self.lonely)
+        if projected and self._static_above(atom.signature) and \
+                self._indexed(plain := self.compiler.kind(atom.signature, bound)):
+            # a static index's run: whether it has one
+            a = self.fresh("a")
+            self.stmt(f"const T *{a};")
+            self.open(f"if (static_answers({plain.index}, {key}, &{a}) > 0)")
+            return
+        kind = self.compiler.kind(atom.signature, bound, exists=projected)
         if kind.inline:
             self.open(f"if (bd{kind.index}({key}))")
             return
-        if kind.test and self._indexed(kind):
+        if kind.test and not kind.exists and self._indexed(kind):
             self.open(f"if (static_test({kind.index}, {key}, bd{kind.index}))")
             return
         if kind.test:

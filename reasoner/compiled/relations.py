@@ -5,18 +5,26 @@ state, as long as the joint move), which relations are on a cycle, and their com
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from reasoner.gdl.components import reached_from
 from reasoner.gdl.syntax import Atom, Not, Rule
 
-__all__ = ["MOVE", "STATE", "STATIC", "RelationGraph", "Signature"]
+__all__ = ["MOVE", "STATE", "STATIC", "RelationGraph", "Signature", "by_relation"]
 
 Signature = tuple[str, int]
 # How long a relation's answers hold: for the whole game, as long as the state, or for one
 # joint move (the index of the space that keeps its tables).
 STATIC, STATE, MOVE = 0, 1, 2
+
+
+def by_relation(rules: Iterable[Rule]) -> dict[Signature, list[Rule]]:
+    """``rules`` grouped by the relation of their head, in their order."""
+    grouped: dict[Signature, list[Rule]] = {}
+    for rule in rules:
+        grouped.setdefault(rule.head.signature, []).append(rule)
+    return grouped
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from typing import TypeVar
 from reasoner.compiled.build import shared_object
 from reasoner.compiled.codegen import CompileRefusal, game_source
 from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library
-from reasoner.compiled.relations import STATIC, RelationGraph, Signature
+from reasoner.compiled.relations import STATIC, RelationGraph, Signature, by_relation
 from reasoner.gdl.components import reached_from
 from reasoner.gdl.decompose import decompose_rules
 from reasoner.gdl.normal_form import flat_rules
@@ -99,10 +99,7 @@ def relaxed_rules(description: GameDescription, moves: Sequence[tuple[str, str]]
 
 
 def _graph(rules: Sequence[Rule]) -> RelationGraph:
-    grouped: dict[Signature, list[Rule]] = {}
-    for rule in rules:
-        grouped.setdefault(rule.head.signature, []).append(rule)
-    return RelationGraph.of(grouped)
+    return RelationGraph.of(by_relation(rules))
 
 
 def _does(literal: Literal) -> Literal:

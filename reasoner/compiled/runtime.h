@@ -741,15 +741,22 @@ static void index_refresh(FluentIndex *ix) {
 
 static const int32_t empty_run[1] = {0};
 
+/* The dense cell of key, or -1 where a name of it has no rank (no fluent has that key). */
+static inline int64_t index_cell(FluentIndex *ix, const T *key) {
+    int64_t at = 0;
+    for (int32_t i = 0; i < ix->nb; i++) {
+        T t = key[i];
+        int16_t r = t < n_names_rt ? ix->rank[(int64_t)i * n_names_rt + t] : 0;
+        if (r == 0) return -1;
+        at = at * ix->radix[i] + (r - 1);
+    }
+    return at;
+}
+
 static inline int32_t index_run(FluentIndex *ix, const T *key, const int32_t **run) {
     if (ix->dense_start) {
-        int64_t at = 0;
-        for (int32_t i = 0; i < ix->nb; i++) {
-            T t = key[i];
-            int16_t r = t < n_names_rt ? ix->rank[(int64_t)i * n_names_rt + t] : 0;
-            if (r == 0) { *run = empty_run; return 0; }
-            at = at * ix->radix[i] + (r - 1);
-        }
+        int64_t at = index_cell(ix, key);
+        if (at < 0) { *run = empty_run; return 0; }
         if (ix->fluent_cell) {
             if (ix->held_gen != state_gen) index_refresh(ix);
             *run = ix->held_ids + ix->held_start[at];
@@ -786,6 +793,10 @@ static inline int index_true(FluentIndex *ix, const T *key) {
 #define HELD_CELLS ((int64_t)1 << 24)
 #define HELD_RUN 8
 static int64_t held_cells;
+
+static void index_dense(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents);
+static void index_hold(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents,
+                       const int32_t *slot_of);
 
 static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents) {
     int64_t cap = 16;
@@ -826,30 +837,13 @@ static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluent
             slot_of[f] = (int32_t)x;
         }
     }
-    /* the held runs, where a key leaves HELD_RUN candidates or more on average (a few
-     * candidates are read as quickly as a list is made), while a cell per fluent in every
-     * index stays within HELD_CELLS */
-    int32_t members = 0, keys = 0;
-    for (int64_t x = 0; x < cap; x++) {
-        members += ix->slot_count[x];
-        keys += ix->slot_count[x] > 0;
-    }
-    if (members >= (int64_t)HELD_RUN * keys && held_cells + n_fluents <= HELD_CELLS) {
-        held_cells += n_fluents;
-        ix->fluent_cell = malloc((size_t)n_fluents * 4 + 4);
-        for (int32_t f = 0; f < n_fluents; f++) ix->fluent_cell[f] = -1;
-        for (int32_t f = 0; f < n_fluents; f++) {
-            T t = fluent_terms[f];
-            if (TF(t) != ix->fun || TA(t) != ix->ar) continue;
-            ix->fluent_cell[f] = slot_of[f];
-        }
-        ix->held_ids = calloc((size_t)members + 1, 4);
-        ix->touched = calloc((size_t)members + 1, 4);
-        ix->held_start = calloc((size_t)cap, 4);
-        ix->held_count = calloc((size_t)cap, 4);
-    }
+    index_dense(ix, fluent_terms, n_fluents);
+    index_hold(ix, fluent_terms, n_fluents, slot_of);
     free(slot_of);
-    /* the dense form, where it fits */
+}
+
+/* The dense form of an index, where its keys are names and their ranks' product fits. */
+static void index_dense(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents) {
     if (ix->nb == 0 || n_names_rt > 32000) return;
     int16_t *rank = calloc((size_t)ix->nb * (size_t)n_names_rt, 2);
     int32_t *radix = calloc((size_t)ix->nb, 4);
@@ -881,20 +875,38 @@ static void index_build(FluentIndex *ix, const T *fluent_terms, int32_t n_fluent
     ix->radix = radix;
     ix->dense_start = start;
     ix->dense_count = count;
-    if (ix->fluent_cell) {  /* the held runs by the dense cells */
-        for (int32_t f = 0; f < n_fluents; f++) {
-            if (ix->fluent_cell[f] < 0) continue;
-            T t = fluent_terms[f];
-            int64_t at = 0;
-            for (int32_t i = 0; i < ix->nb; i++)
-                at = at * radix[i] + (rank[(int64_t)i * n_names_rt + TG(t, ix->pos[i])] - 1);
-            ix->fluent_cell[f] = (int32_t)at;
-        }
-        free(ix->held_start);
-        free(ix->held_count);
-        ix->held_start = calloc((size_t)cells, 4);
-        ix->held_count = calloc((size_t)cells, 4);
+}
+
+/* The held runs, where a key leaves HELD_RUN candidates or more on average (a few
+ * candidates are read as quickly as a list is made), while a cell per fluent in every index
+ * stays within HELD_CELLS: each fluent's run is its dense cell, or else its slot. */
+static void index_hold(FluentIndex *ix, const T *fluent_terms, int32_t n_fluents,
+                       const int32_t *slot_of) {
+    int32_t members = 0, keys = 0;
+    for (int64_t x = 0; x < ix->cap; x++) {
+        members += ix->slot_count[x];
+        keys += ix->slot_count[x] > 0;
     }
+    if (members < (int64_t)HELD_RUN * keys || held_cells + n_fluents > HELD_CELLS) return;
+    held_cells += n_fluents;
+    int64_t cells = ix->cap;
+    if (ix->dense_start) {
+        cells = 1;
+        for (int32_t i = 0; i < ix->nb; i++) cells *= ix->radix[i] ? ix->radix[i] : 1;
+    }
+    ix->fluent_cell = malloc((size_t)n_fluents * 4 + 4);
+    T key[64];
+    for (int32_t f = 0; f < n_fluents; f++) {
+        T t = fluent_terms[f];
+        ix->fluent_cell[f] = -1;
+        if (TF(t) != ix->fun || TA(t) != ix->ar) continue;
+        for (int32_t i = 0; i < ix->nb; i++) key[i] = TG(t, ix->pos[i]);
+        ix->fluent_cell[f] = ix->dense_start ? (int32_t)index_cell(ix, key) : slot_of[f];
+    }
+    ix->held_ids = calloc((size_t)members + 1, 4);
+    ix->touched = calloc((size_t)members + 1, 4);
+    ix->held_start = calloc((size_t)cells, 4);
+    ix->held_count = calloc((size_t)cells, 4);
 }
 
 /* ---- a small seeded generator for playouts ------------------------------------------- */
