@@ -14,6 +14,7 @@ from reasoner.asp.ground_rules import (
     ABSENT,
     FACT,
     GroundingStopped,
+    RuleRecords,
     ground_rules,
     number,
     parse_symbol,
@@ -51,6 +52,19 @@ def test_rules_and_atoms_as_grounded() -> None:
     named = ground_rules("#external a. b :- a. d.\n", names=True)
     assert [str(s) for s in named.names[named.atom("b")]] == ["b"]
     assert [str(s) for s in named.names[0]] == ["d"]  # facts
+
+
+def test_rules_are_read_back_as_the_observer_heard_them() -> None:
+    """The compact record of the rules gives back each rule's head and body, in the
+    grounder's order, and counts the head atoms of the rules that have a body (the lines
+    an instantiated game writes)."""
+    records = RuleRecords()
+    heard = [((3,), (1, -2)), ((4,), ()), ((5, 6), (7,)), ((), (3, 4, -5))]
+    for head, body in heard:
+        records.append(list(head), list(body))
+    assert list(records) == heard and len(records) == 4
+    assert records.bodied_heads == 3
+    assert len(list(ground_rules(_MANY).rules)) == len(ground_rules(_MANY).rules) >= 5000
 
 
 def test_bounds_stop_grounding_and_say_which() -> None:

@@ -70,6 +70,60 @@ def test_a_whole_program_too_large_is_instantiated_narrow(
     _same_play(Game.from_gdl(text), Game.from_gdl(gdl), seed=5, playouts=3)
 
 
+def test_a_narrow_program_past_its_bound_gives_way_to_the_whole_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the narrow program also grows past its own bound (splitting can multiply a
+    program out: mummymaze1p's is three times its whole one), the whole program is
+    instantiated after all, unbounded: it plays like the source and says "whole"."""
+    monkeypatch.setattr(ground_game, "WHOLE_RULES", 50)
+    monkeypatch.setattr(ground_game, "NARROW_RULES", 50)
+    text = (ROOT / "games" / "breakthrough.kif").read_text()
+    found = instantiate(text)
+    assert found.statistics.program == "whole"
+    assert "_part" not in found.gdl()
+    assert found.statistics.rules > 50
+    _same_play(Game.from_gdl(text), Game.from_gdl(found.gdl()), seed=6, playouts=2)
+
+
+def test_the_rules_are_made_as_they_are_written() -> None:
+    """An instantiation holds its rules as the grounder's records and one text per atom:
+    the lines it writes are the rules' texts, and its statistics count them without
+    making them."""
+    found = instantiate((ROOT / "games" / "connectfour.kif").read_text())
+    lines = [line for line in found.lines() if not line.startswith(";")]
+    assert lines == [f"{rule}\n" for rule in found.rules]
+    assert found.statistics.rules + found.statistics.facts == len(found.rules) == len(lines)
+    assert found.rules.__class__.__name__ == "GroundProgram"
+
+
+def test_ground_command_writes_to_stdout_what_it_writes_to_a_file(tmp_path: Path) -> None:
+    """`ground GAME` prints the text that `ground GAME -o FILE` writes (the child writes
+    it to a temporary file, which is then copied out and removed)."""
+    out = tmp_path / "nim.kif"
+    command = [sys.executable, "-m", "reasoner.cli", "ground", "games/nim.kif"]
+    printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    subprocess.run([*command, "-o", str(out)], cwd=ROOT, check=True)
+    assert printed.stdout == out.read_text() and "(role p1)" in printed.stdout
+
+
+def test_a_failed_ground_command_leaves_no_file(tmp_path: Path) -> None:
+    """A game that cannot be read ends `ground -o FILE` with its error, and leaves neither
+    the file nor a temporary one in the folder; a folder that is not there is a clear
+    error, not a traceback."""
+    bad = tmp_path / "bad.kif"
+    bad.write_text("(role x) (<= (legal x ?m)")
+    command = [sys.executable, "-m", "reasoner.cli", "ground", str(bad)]
+    failed = subprocess.run([*command, "-o", str(tmp_path / "out.kif")], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert failed.returncode != 0 and "Traceback" not in failed.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.kif"]
+    nowhere = subprocess.run([sys.executable, "-m", "reasoner.cli", "ground",
+                              "games/nim.kif", "-o", str(tmp_path / "no" / "out.kif")],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert nowhere.returncode != 0 and "cannot write" in nowhere.stderr
+    assert "Traceback" not in nowhere.stderr
+
+
 def test_a_whole_program_within_its_bound_is_instantiated_whole() -> None:
     """A game whose whole program grounds within the bound is instantiated from its own
     rules, with no auxiliary relations of a split."""

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -139,8 +143,14 @@ def _gddl_paths(output: str) -> dict[str, Path]:
 
 
 def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str, shown: bool | None,
-                 narrow: bool = False) -> tuple[InstantiatedGame, GddlGame | None]:
-    """The work of ``ground``, in the bounded child: the instantiation, and its GDDL."""
+                 narrow: bool = False, written: tuple[str, str] | None = None
+                 ) -> tuple[InstantiatedGame, GddlGame | None]:
+    """The work of ``ground``, in the bounded child: the instantiation, and its GDDL.
+    ``written``: a file to write the game's GDL to here, and the source to name in it; the
+    instantiation then comes back without its rules (millions of them would otherwise be
+    pickled to the parent)."""
+    import dataclasses
+
     from reasoner.console.progress import PhaseProgress
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.validation import validate
@@ -153,47 +163,61 @@ def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str, shown: bool
         validate(description)
         found = instantiate_description(description, inline_aux=inline_aux or gddl,
                                         narrow=narrow, phase=phases.phase)
-        written = description_gddl(description, name, phase=phases.phase) if gddl else None
+        written_gddl = description_gddl(description, name, phase=phases.phase) \
+            if gddl else None
+        if written is not None:
+            phases.phase("writing")
+            path, source = written
+            with open(path, "w", encoding="utf-8") as out:
+                found.write(out, source)
+            found = dataclasses.replace(found, rules=())
     finally:
         phases.close()
-    return found, written
+    return found, written_gddl
 
 
 def _ground(args: argparse.Namespace) -> int:
     from reasoner.instantiate.ground_game import write_atomically
 
-    try:
-        text = read(args.game)
-        found = grounding(_instantiate, (text, args.inline_aux, args.format == "gddl",
-                                         Path(args.game).stem, progress(args), args.narrow),
-                          text, args, program="game")
-    except (ReasonerError, CommandError):
-        end_progress_line(args)
-        raise
-    rules, gddl = found
+    gdl_text = args.format == "gdl"
+    target = Path(args.output) if args.output else None
+    with _scratch(target) as written:
+        try:
+            text = read(args.game)
+            found = grounding(_instantiate, (
+                text, args.inline_aux, args.format == "gddl", Path(args.game).stem,
+                progress(args), args.narrow, (str(written), args.game) if gdl_text else None),
+                text, args, program="game")
+        except (ReasonerError, CommandError):
+            end_progress_line(args)
+            raise
+        except OSError as error:
+            raise CommandError(f"cannot write {target or 'the output'}: {error.strerror}"
+                               ) from None
+        rules, gddl = found
+        if gdl_text:
+            _deliver(written, target)
     statistics = rules.statistics
     outputs: dict[Path | None, str] = {}
     if gddl is not None:
         if args.output:
-            for part, file in _gddl_paths(args.output).items():
-                outputs[file] = getattr(gddl, part)
+            for part, path in _gddl_paths(args.output).items():
+                outputs[path] = getattr(gddl, part)
         else:
             outputs[None] = gddl.text()
     elif args.format == "json":
-        outputs[Path(args.output) if args.output else None] = json.dumps({
+        outputs[target] = json.dumps({
             "game": Path(args.game).stem, "statistics": statistics.as_dict(),
             "rules": [{"head": r.head, "body": list(r.body)} for r in rules.rules],
         }) + "\n"
-    else:
-        outputs[Path(args.output) if args.output else None] = rules.gdl(args.game)
-    for target, output in outputs.items():
-        if target is None:
+    for file, output in outputs.items():
+        if file is None:
             sys.stdout.write(output)
             continue
         try:
-            write_atomically(target, output)
+            write_atomically(file, output)
         except OSError as error:
-            raise CommandError(f"cannot write {target}: {error.strerror}") from None
+            raise CommandError(f"cannot write {file}: {error.strerror}") from None
     if args.stats:
         s = statistics
         extra = f", {gddl.multi_actions} multi-actions" if gddl is not None else ""
@@ -201,6 +225,40 @@ def _ground(args: argparse.Namespace) -> int:
               f"{s.facts} facts{extra} ({s.program} program); {s.seconds * 1e3:.1f} ms, "
               f"peak memory {s.peak_memory_mb:.0f} MiB", file=sys.stderr)
     return EXIT_OK
+
+
+@contextmanager
+def _scratch(target: Path | None) -> Iterator[Path]:
+    """:func:`temporary_beside` the output file, its failure to start a
+    :class:`CommandError`."""
+    from reasoner.instantiate.ground_game import temporary_beside
+
+    with ExitStack() as stack:
+        try:
+            written = stack.enter_context(temporary_beside(target))
+        except OSError as error:
+            raise CommandError(f"cannot write {target or 'a temporary file'}: "
+                               f"{error.strerror}") from None
+        yield written
+
+
+def _deliver(written: Path, target: Path | None) -> None:
+    """The GDL the child wrote: renamed over the output file, or copied to stdout."""
+    if target is None:
+        with written.open(encoding="utf-8") as text:
+            shutil.copyfileobj(text, sys.stdout)
+        return
+    try:
+        written.chmod(0o666 & ~_umask())
+        written.replace(target)
+    except OSError as error:
+        raise CommandError(f"cannot write {target}: {error.strerror}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _mutexes(args: argparse.Namespace) -> int:

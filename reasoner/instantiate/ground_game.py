@@ -6,31 +6,37 @@ import os
 import resource
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from reasoner.asp.ground_rules import GroundingStopped
 from reasoner.asp.instantiation import GroundProgram, GroundRule, ground_program
-from reasoner.asp.superset import compute_superset
+from reasoner.asp.superset import Superset, compute_superset
 from reasoner.asp.symbols import symbol_to_gdl
-from reasoner.asp.translate import translate
+from reasoner.asp.translate import Translation, translate
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
 from reasoner.gdl.validation import validate
 from reasoner.instantiate.gddl import GddlGame, to_gddl
 from reasoner.instantiate.inlining import inline_auxiliaries
 
-__all__ = ["WHOLE_RULES", "InstantiatedGame", "InstantiationStatistics", "description_gddl",
-           "instantiate", "instantiate_description", "write_atomically"]
+__all__ = ["NARROW_RULES", "WHOLE_RULES", "InstantiatedGame", "InstantiationStatistics",
+           "description_gddl", "instantiate", "instantiate_description", "temporary_beside",
+           "write_atomically"]
 
 # The whole program is instantiated first. Where its ground program grows past this many
-# rules and the game has a narrow program (static projections unfolded into their callers,
+# rules with a body (facts are not counted) and the game has a narrow program (static projections unfolded into their callers,
 # bodies of three or more variables split into auxiliary relations named ``<head>_partN``:
 # see Translation.split), the narrow one is instantiated instead, as the network does
 # (hex: 637,303 gates whole, 91,838 narrow). Both are the same game.
 WHOLE_RULES = 1_000_000
+# Splitting can also multiply a program out (mummymaze1p's whole program has 222,215 rules
+# with a body and 7.6 million facts, its narrow one 23.8 million records): past this many
+# rules with a body, the whole program is ground after all.
+NARROW_RULES = 12_000_000
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ class InstantiationStatistics:
     seconds: float
     peak_memory_mb: float
     # "whole": the source's rules; "narrow": its narrow program, where the whole one grew
-    # past WHOLE_RULES ground rules.
+    # past WHOLE_RULES ground rules and the narrow one stayed within NARROW_RULES.
     program: str = "whole"
 
     def as_dict(self) -> dict[str, Any]:
@@ -53,9 +59,10 @@ class InstantiationStatistics:
 
 @dataclass(frozen=True)
 class InstantiatedGame:
-    """The ground rules and their statistics."""
+    """The ground rules and their statistics. The rules may be a :class:`GroundProgram`,
+    which makes each rule as it is read: :meth:`write` streams them to a file."""
 
-    rules: tuple[GroundRule, ...]
+    rules: Collection[GroundRule]
     statistics: InstantiationStatistics
     roles: tuple[str, ...] = ()
     fluents: tuple[str, ...] = ()  # the fluent superset, as GDL texts
@@ -64,10 +71,21 @@ class InstantiatedGame:
     def gddl(self, name: str, groups: Sequence[Sequence[str]] = ()) -> GddlGame:
         """The game as GDDL (see :mod:`reasoner.instantiate.gddl`); best from an
         instantiation with auxiliary atoms inlined, with the game's mutex groups."""
-        return to_gddl(name, self.roles, self.rules, self.fluents, self.moves, groups)
+        return to_gddl(name, self.roles, tuple(self.rules), self.fluents, self.moves, groups)
 
     def gdl(self, source: str = "") -> str:
         """The game as variable-free GDL, one rule per line."""
+        return "".join(self.lines(source))
+
+    def write(self, out: TextIO, source: str = "") -> int:
+        """Write :meth:`gdl`'s text to ``out`` a line at a time; the characters written."""
+        written = 0
+        for line in self.lines(source):
+            written += out.write(line)
+        return written
+
+    def lines(self, source: str = "") -> Iterator[str]:
+        """:meth:`gdl`'s text, line by line (each with its newline)."""
         header = [
             "; Instantiated by gdl-reasoner: every rule of the source grounded over the",
             "; relaxed-reachability superset, static parts evaluated; no variables remain.",
@@ -77,7 +95,13 @@ class InstantiatedGame:
                           "<head>_partN are joins of part of a body.")
         if source:
             header.append(f"; Source: {source}")
-        return "\n".join(header + [str(rule) for rule in self.rules]) + "\n"
+        for line in header:
+            yield line + "\n"
+        if isinstance(self.rules, GroundProgram):
+            yield from self.rules.lines()
+            return
+        for rule in self.rules:
+            yield f"{rule}\n"
 
 
 Phase = Callable[[str], None]  # told the name of each phase as it starts
@@ -118,32 +142,44 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
     phase("superset")
     superset = compute_superset(translation)
     phase("grounding")
-    split = translation.split
-    program: GroundProgram | None = None
-    kind = "whole"
-    if split is None or not narrow:
-        try:  # bounded only where there is a narrow program to fall back on
-            program = ground_program(translation, superset, description.roles,
-                                     max_rules=None if split is None else WHOLE_RULES)
-        except GroundingStopped:
-            phase("grounding the narrow program")
-    if program is None:
-        assert split is not None
-        program, kind = ground_program(split, superset, description.roles), "narrow"
+    program, kind = _ground(translation, superset, description.roles, narrow, phase)
     if inline_aux:
         phase("inlining")
-    rules = inline_auxiliaries(program.rules) if inline_aux else program.rules
+    rules: Collection[GroundRule] = program
+    counts = program.rule_count, len(program.facts)
+    if inline_aux:
+        rules = inline_auxiliaries(program.rules)
+        counts = sum(1 for r in rules if r.body), sum(1 for r in rules if not r.body)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return InstantiatedGame(
         rules, InstantiationStatistics(
             fluents=len(superset.fluents), moves=len(superset.moves),
-            rules=sum(1 for r in rules if r.body),
-            facts=sum(1 for r in rules if not r.body),
+            rules=counts[0], facts=counts[1],
             seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1),
             program=kind),
         roles=description.roles,
         fluents=tuple(symbol_to_gdl(f) for f in superset.fluents),
         moves=tuple((symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in superset.moves))
+
+
+def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
+            narrow: bool, phase: Phase) -> tuple[GroundProgram, str]:
+    """The game program ground, whole or narrow (see :data:`WHOLE_RULES`), and which."""
+    split = translation.split
+    if split is None:
+        return ground_program(translation, superset, roles), "whole"
+    if not narrow:
+        try:
+            return ground_program(translation, superset, roles,
+                                  max_rules=WHOLE_RULES), "whole"
+        except GroundingStopped:
+            phase("grounding the narrow program")
+    try:
+        return ground_program(split, superset, roles,
+                              max_rules=None if narrow else NARROW_RULES), "narrow"
+    except GroundingStopped:
+        phase("grounding the whole program")
+    return ground_program(translation, superset, roles), "whole"
 
 
 def description_gddl(description: GameDescription, name: str, *, phase: Phase = _silent,
@@ -160,19 +196,28 @@ def description_gddl(description: GameDescription, name: str, *, phase: Phase = 
     return found.gddl(name, [group.fluents for group in report.groups])
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write a file so that an interrupted run never leaves half of it: a temporary file in
-    the same folder is renamed over the target."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".tmp")
+@contextmanager
+def temporary_beside(path: Path | None) -> Iterator[Path]:
+    """A new empty file in ``path``'s folder (the system's temporary folder for None),
+    private to this user, removed on leaving unless it was renamed away: written first
+    and renamed over ``path``, an interrupted run never leaves half a file there."""
+    handle, temporary = tempfile.mkstemp(
+        dir=None if path is None else path.parent,
+        prefix=".gdl-reasoner." if path is None else f".{path.name}.", suffix=".tmp")
+    os.close(handle)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        yield Path(temporary)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a file so that an interrupted run never leaves half of it (see
+    :func:`temporary_beside`)."""
+    with temporary_beside(path) as temporary:
+        temporary.write_text(text, encoding="utf-8")
         # mkstemp makes the file private; give it the permissions a new file gets.
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        temporary.chmod(0o666 & ~umask)
+        temporary.replace(path)

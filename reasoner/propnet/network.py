@@ -325,7 +325,7 @@ class FoldedRules:
     constant: dict[int, int]  # atom -> TRUE or FALSE
 
 
-def fold_rules(rules: Sequence[tuple[Sequence[int], Sequence[int]]],
+def fold_rules(rules: Iterable[tuple[Sequence[int], Sequence[int]]],
           inputs: dict[int, int], check: Callable[[], None]) -> FoldedRules:
     """Constant folding: an atom with an empty body holds; an atom without rules (and not an
     input) never does; literals over decided atoms leave the bodies that read them, and a
