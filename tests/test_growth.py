@@ -129,3 +129,24 @@ def test_instantiate_rpc_names_what_grew_in_the_game_program() -> None:
                                pb.InstantiateRequest(game_id=game.game_id))
     assert detail.message.startswith(
         "exceeded the time bound of 3 s; the rules of the game program of far/5 grew most (")
+
+
+@pytest.mark.slow  # computes the layers to a 3 s bound, then looks for 3 s more
+def test_relaxed_layers_rpc_names_what_grew_in_the_relaxed_program() -> None:
+    """The RelaxedLayers rpc on a game that loads at once but whose relaxed program, every
+    relation kept, explodes: RESOURCE_EXHAUSTED naming the server's bound and far/5, the
+    relation whose relaxed rules grew, not the bare bound."""
+    import grpc
+
+    from reasoner.v1 import reasoner_pb2 as pb
+    from tests.service_support import expect_detail, running_server
+
+    limits = Limits(seconds=3, memory_mb=4096, start_method="forkserver")
+    with running_server(limits=limits) as server:
+        game = server.stub.LoadGame(pb.LoadGameRequest(
+            gdl=HIDDEN_GROWTH, options=pb.LoadOptions(backend="compiled")), timeout=60).game
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.RelaxedLayers,
+                               pb.RelaxedLayersRequest(game_id=game.game_id,
+                                                       from_initial=True))
+    assert detail.message.startswith(
+        "exceeded the time bound of 3 s; the rules of far/5 grew most (")

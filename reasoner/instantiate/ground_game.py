@@ -28,10 +28,11 @@ __all__ = ["NARROW_RULES", "WHOLE_RULES", "InstantiatedGame", "InstantiationStat
            "write_atomically"]
 
 # The whole program is instantiated first. Where its ground program grows past this many
-# rules with a body (facts are not counted) and the game has a narrow program (static projections unfolded into their callers,
-# bodies of three or more variables split into auxiliary relations named ``<head>_partN``:
-# see Translation.split), the narrow one is instantiated instead, as the network does
-# (hex: 637,303 gates whole, 91,838 narrow). Both are the same game.
+# rules with a body (facts are not counted) and the game has a narrow program (static
+# projections unfolded into their callers, bodies of three or more variables split into
+# auxiliary relations named ``<head>_partN``: see Translation.split), the narrow one is
+# instantiated instead, as the network does (hex: 637,303 gates whole, 91,838 narrow).
+# Both are the same game.
 WHOLE_RULES = 1_000_000
 # Splitting can also multiply a program out (mummymaze1p's whole program has 222,215 rules
 # with a body and 7.6 million facts, its narrow one 23.8 million records): past this many

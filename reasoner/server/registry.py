@@ -21,6 +21,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from reasoner.asp.growth import Program
 from reasoner.engine.backend import check_backend
 from reasoner.engine.game import Game, ProbedLoad, probe_load
 from reasoner.engine.limits import Limits, run_bounded
@@ -219,16 +220,19 @@ class GameRegistry:
                            max_answer_bytes=max_answer_bytes)
 
     def explain(self, error: ResourceLimitError, description: GameDescription,
-                check: Callable[[], None] | None = None) -> ResourceLimitError:
-        """An overrun of instantiating a loaded game with the relation of its game program
-        that grew named (see :func:`explain_overrun`); unchanged where the registry is
-        unbounded, or the bound was not its own (a request's shorter deadline)."""
+                check: Callable[[], None] | None = None,
+                program: Program = "game") -> ResourceLimitError:
+        """An overrun of grounding a loaded game's ``program`` (the game program, as
+        instantiating does, or the relaxed one, as the supersets and relaxed layers do) with
+        the relation that grew named (see :func:`explain_overrun`); unchanged where the
+        registry is unbounded, or the bound was not its own (a request's shorter
+        deadline)."""
         limits = self._limits
         if (limits is None or error.reason != "work"
                 or error.limit not in (limits.seconds, limits.memory_mb)):
             return error
         return explain_overrun(error, print_game(description), limits, case_sensitive=True,
-                               check=check, program="game")
+                               check=check, program=program)
 
     def get(self, ident: str) -> LoadedGame:
         """A loaded game by id.

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.message import DecodeError, Message
 
+from reasoner.asp.growth import Program
 from reasoner.asp.relaxed_layers import description_layers as layers
 from reasoner.asp.superset import AtomSuperset
 from reasoner.asp.translate import translate
@@ -690,8 +691,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         if cached is not None:
             return cached, 0.0
         # The answer comes back whole, however many messages it will take to send.
-        found = self._heavy(context, "Supersets", description_supersets,
-                            (loaded.game.description,), max_answer_bytes=SUPERSET_BYTES)
+        found = self._explained(context, "Supersets", description_supersets,
+                                (loaded.game.description,), loaded.game.description,
+                                "relaxed", max_answer_bytes=SUPERSET_BYTES)
         live = set(self._registry.ids())
         self._supersets = {k: v for k, v in self._supersets.items() if k in live}
         self._supersets[loaded.id] = found
@@ -703,8 +705,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                       context: grpc.ServicerContext) -> pb.RelaxedLayersResponse:
         game = self._registry.get(request.game_id).game
         state = _request_state(game, request)
-        found = self._heavy(context, "RelaxedLayers", layers,
-                            (game.description, state.fluents, request.max_layers or 100))
+        found = self._explained(context, "RelaxedLayers", layers,
+                                (game.description, state.fluents, request.max_layers or 100),
+                                game.description, "relaxed")
         fluent_ids = {text: i for i, text in enumerate(game.fluents)}
         move_ids = {(m.role, m.text): m.id for m in game.all_moves}
         return pb.RelaxedLayersResponse(
@@ -718,12 +721,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Instantiate(self, request: pb.InstantiateRequest,
                     context: grpc.ServicerContext) -> pb.InstantiateResponse:
         game = self._registry.get(request.game_id).game
-        try:
-            found, gddl = self._heavy(context, "Instantiate", _instantiation,
-                                      (game.description, request.inline_aux, request.gddl))
-        except ResourceLimitError as error:
-            raise self._registry.explain(error, game.description,
-                                         lambda: _check_time(context)) from None
+        found, gddl = self._explained(context, "Instantiate", _instantiation,
+                                      (game.description, request.inline_aux, request.gddl),
+                                      game.description, "game")
         s = found.statistics
         response = pb.InstantiateResponse(
             gdl=found.gdl(), statistics=pb.InstantiationStatistics(
@@ -781,6 +781,17 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                                           check=check,
                                           max_answer_bytes=max_answer_bytes
                                           or 4 * self._max_message_bytes)
+
+    def _explained(self, context: grpc.ServicerContext, what: str, func: Callable[..., T],
+                   args: tuple[Any, ...], description: GameDescription, program: Program,
+                   max_answer_bytes: int | None = None) -> T:
+        """:meth:`_heavy`, an overrun of the registry's own bounds naming the relation of
+        the game's ``program`` (its game program or its relaxed one) that grew most."""
+        try:
+            return self._heavy(context, what, func, args, max_answer_bytes)
+        except ResourceLimitError as error:
+            raise self._registry.explain(error, description, lambda: _check_time(context),
+                                         program=program) from None
 
     def _game_heuristics(self, loaded: LoadedGame) -> GameHeuristics:
         """The heuristics of a loaded game, built on first use (and dropped with the game)."""
