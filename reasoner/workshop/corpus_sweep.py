@@ -135,9 +135,10 @@ PLAY_SHARE = 0.85
 DEFAULT_LIMITS = Limits(60.0, 4096)
 
 
-def _instantiate_file(path: str, strict: bool) -> tuple[SweepResult, str]:
-    """Instantiate one file; its fate (``instantiated`` so far, or ``rejected``) and the
-    instantiated game's text."""
+def _instantiate_file(path: str, strict: bool, written: str) -> SweepResult:
+    """Instantiate one file, writing the instantiated game's text to ``written``; its fate
+    (``instantiated`` so far, or ``rejected``). The text stays in the file: millions of
+    ground rules would otherwise be pickled to the parent and on to the check."""
     from reasoner.instantiate.ground_game import instantiate
 
     start = time.perf_counter()
@@ -146,22 +147,25 @@ def _instantiate_file(path: str, strict: bool) -> tuple[SweepResult, str]:
         found = instantiate(text, strict=strict)
     except GdlError as error:
         return SweepResult(path, Fate.REJECTED, str(error),
-                           seconds=time.perf_counter() - start), ""
+                           seconds=time.perf_counter() - start)
+    with open(written, "w", encoding="utf-8") as out:
+        found.write(out)
     stats = found.statistics
     return SweepResult(path, Fate.INSTANTIATED, fluents=stats.fluents, moves=stats.moves,
-                       rules=stats.rules, seconds=time.perf_counter() - start), found.gdl()
+                       rules=stats.rules, seconds=time.perf_counter() - start)
 
 
 def _agreement(path: str, ground: str, playouts: int, max_steps: int, seed: int,
                strict: bool) -> tuple[int, str]:
     """The source's roles, and the first difference between it and its instantiated game
-    on seeded playouts ("" if none)."""
+    (the file ``ground``) on seeded playouts ("" if none)."""
     from reasoner.crosscheck.agreement import first_disagreement
 
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     source = Game.from_gdl(text, strict=strict)
-    differs = first_disagreement(source, Game.from_gdl(ground, strict=strict), seed=seed,
-                                 playouts=playouts, max_steps=max_steps)
+    instantiated = Game.from_gdl(Path(ground).read_text(encoding="utf-8"), strict=strict)
+    differs = first_disagreement(source, instantiated, seed=seed, playouts=playouts,
+                                 max_steps=max_steps)
     return len(source.roles), differs or ""
 
 
@@ -176,14 +180,25 @@ def check_instantiation(path: str, playouts: int = 3, max_steps: int = 200, seed
     instantiation's alone. An instantiation whose check exceeds its bound still counts as
     instantiated, and says so.
     """
+    from reasoner.instantiate.ground_game import temporary_beside
+
+    with temporary_beside(None) as written:
+        return _instantiated_and_checked(path, playouts, max_steps, seed, strict, limits,
+                                         check_limits, str(written))
+
+
+def _instantiated_and_checked(path: str, playouts: int, max_steps: int, seed: int,
+                              strict: bool, limits: Limits | None,
+                              check_limits: Limits | None, ground: str) -> SweepResult:
+    """:func:`check_instantiation`, the instantiated game written to the file ``ground``."""
     start = time.perf_counter()
     try:
-        fate, ground = run_bounded(_instantiate_file, (path, strict), limits)
+        fate = run_bounded(_instantiate_file, (path, strict, ground), limits)
     except ResourceLimitError as error:
         seconds = time.perf_counter() - start
         if limits is not None:
             text = Path(path).read_text(encoding="utf-8", errors="replace")
-            error = explain_overrun(error, text, limits)
+            error = explain_overrun(error, text, limits, program="game")
         return SweepResult(path, Fate.LIMIT, f"instantiation {error}", seconds=seconds)
     if fate.fate is not Fate.INSTANTIATED:
         return fate
