@@ -546,6 +546,30 @@ def test_request_over_the_size_limit_is_resource_exhausted() -> None:
         assert_answers(server, game)
 
 
+# 90,000 ground rules of pairs: an instantiated game of about 2.5 MB of GDL.
+PAIRS = ("(role a) (init s) (legal a go) (<= (next s) (true s)) (goal a 0) "
+         + " ".join(f"(n {i})" for i in range(300))
+         + " (<= (pair ?x ?y) (true s) (n ?x) (n ?y)) (<= terminal (pair 7 ?y) (not (pair ?y 7)))")
+
+
+def test_instantiated_game_over_the_answer_size_is_resource_exhausted() -> None:
+    """Instantiate of a game whose ground text is larger than a message may be (2.5 MB to a
+    server with max_message_mb=1) gets RESOURCE_EXHAUSTED of reason "answer-size", naming
+    the rules, the bound and the command that writes the game to a file; the server goes
+    on answering the game."""
+    limits = Limits(seconds=60, memory_mb=4096, start_method="forkserver")
+    with running_server(max_message_mb=1, limits=limits) as server:
+        game = server.stub.LoadGame(pb.LoadGameRequest(gdl=PAIRS), timeout=60).game
+        detail = expect_detail(grpc.StatusCode.RESOURCE_EXHAUSTED, server.stub.Instantiate,
+                               pb.InstantiateRequest(game_id=game.game_id))
+        assert (detail.bound, detail.reason) == ("size", "answer-size")
+        assert detail.message == (
+            "the instantiated game (90,301 rules) takes more than an answer may (1 MiB, "
+            "serve --max-message-mb); gdl-reasoner ground writes it to a file")
+        assert server.registry.ids() == [game.game_id]
+        assert server.stub.GetGame(pb.GetGameRequest(game_id=game.game_id)).game.roles == ["a"]
+
+
 @pytest.mark.slow  # grounds to the time bound: about 4 s
 def test_exploding_grounding_is_resource_exhausted() -> None:
     """A game whose grounding explodes gets RESOURCE_EXHAUSTED, the bounded work's ("work")

@@ -43,7 +43,7 @@ class GroundProgram(Collection[GroundRule]):
 
     The rules are kept as clingo's ground program records (:class:`RuleRecords`) and one
     GDL text per atom, and made into :class:`GroundRule` values one at a time as they are
-    iterated: a program of millions of rules (mummymaze1p: 7.9 million) is written out
+    iterated: a program of millions of rules (alexChess: 8.4 million) is written out
     without ever holding millions of Python objects. :attr:`rules` makes the whole tuple,
     for the callers that rework the rules (inlining, GDDL).
     """

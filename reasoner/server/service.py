@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import math
@@ -116,11 +117,26 @@ def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
     return wrapper
 
 
-def _instantiation(description: GameDescription, inline_aux: bool,
-                   gddl: bool) -> tuple[InstantiatedGame, GddlGame | None]:
-    """The work of Instantiate, run in a bounded child."""
+def _instantiation(description: GameDescription, inline_aux: bool, gddl: bool,
+                   max_bytes: int, limit: str
+                   ) -> tuple[InstantiatedGame, str, GddlGame | None]:
+    """The work of Instantiate, run in a bounded child: the instantiation (without its
+    rules), its GDL text and its GDDL. A text past ``max_bytes`` is refused here, as soon
+    as it passes them (``limit`` says what the bound is): a game of millions of ground
+    rules is neither made into one string nor sent back to the server."""
     found = instantiate_description(description, inline_aux=inline_aux or gddl)
-    return found, description_gddl(description, "game") if gddl else None
+    lines: list[str] = []
+    size = 0
+    for line in found.lines():
+        size += len(line)
+        if size > max_bytes:
+            raise ResourceLimitError(
+                f"the instantiated game ({found.statistics.rules:,} rules) takes more "
+                f"than an answer may ({limit}); gdl-reasoner ground writes it to a file",
+                "size", reason="answer-size")
+        lines.append(line)
+    return (dataclasses.replace(found, rules=()), "".join(lines),
+            description_gddl(description, "game") if gddl else None)
 
 
 def _yield_the_cores() -> None:
@@ -721,12 +737,13 @@ class ReasonerService(pb_grpc.ReasonerServicer):
     def Instantiate(self, request: pb.InstantiateRequest,
                     context: grpc.ServicerContext) -> pb.InstantiateResponse:
         game = self._registry.get(request.game_id).game
-        found, gddl = self._explained(context, "Instantiate", _instantiation,
-                                      (game.description, request.inline_aux, request.gddl),
-                                      game.description, "game")
+        found, gdl, gddl = self._explained(
+            context, "Instantiate", _instantiation,
+            (game.description, request.inline_aux, request.gddl, self._answer_bytes,
+             f"{self._answer_limit}, serve --max-message-mb"), game.description, "game")
         s = found.statistics
         response = pb.InstantiateResponse(
-            gdl=found.gdl(), statistics=pb.InstantiationStatistics(
+            gdl=gdl, statistics=pb.InstantiationStatistics(
                 fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
                 elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb,
                 program=s.program))
