@@ -86,6 +86,24 @@ def test_ground_command_names_what_grew_in_the_game_program(tmp_path: Path) -> N
 
 
 @pytest.mark.corpus
+def test_instantiation_overrun_whose_superset_outlasts_the_look_names_the_relaxed_relation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """small_dominion's relaxed superset (1.4 million dealt hands) takes a minute: a look at
+    the game program, ground over that superset, gets nowhere within its bound. The error
+    then names what grows in the relaxed program instead of saying nothing more (the look at
+    the game program is cut to half a second here)."""
+    import reasoner.engine.overrun as overrun
+
+    monkeypatch.setattr(overrun, "_SUPERSET_SECONDS", -overrun._LOOK_MARGIN + 0.5)
+    text = (CORPUS / "uwa-gamecontroller-gdl2" / "small_dominion.kif").read_text()
+    error = explain_overrun(ResourceLimitError("exceeded the time bound of 1 s", bound="time"),
+                            text, Limits(seconds=1, memory_mb=4096), program="game")
+    assert str(error).startswith("exceeded the time bound of 1 s; its relaxed superset "
+                                 "alone outgrew the look: the rules of ")
+    assert error.relation in {"next/1", "legal/2"}
+
+
+@pytest.mark.corpus
 def test_overrun_names_the_corpus_relation_that_grew() -> None:
     """Amazons (ggp-base-legacy) overruns a 3 s load; the error names the bound and one of
     its move-generating relations, which is what grows (and its message, the output under
