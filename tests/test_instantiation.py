@@ -219,3 +219,19 @@ def test_inlining_turns_tictactoe_goal_into_eight_lines() -> None:
     assert len(wins) == 8
     assert all(len(r.body) == 3 and all(lit.endswith(" x))") for lit in r.body)
                for r in wins)
+
+
+def test_instantiated_game_builds_its_tables_without_a_demand_rewrite() -> None:
+    """An instantiated game has no variable to pass demand on: its fluent and move tables
+    come from one relaxed program without magic atoms, and they are the source's."""
+    from reasoner.asp.superset import compute_superset
+    from reasoner.asp.translate import translate
+    from tests.conftest import GAMES
+
+    text = (GAMES / "connectfour.kif").read_text()
+    ground = translate(parse_game(instantiate(text).gdl()))
+    (program,) = ground.superset_programs
+    assert "magic" not in program
+    source = compute_superset(translate(parse_game(text)))
+    tables = compute_superset(ground)
+    assert (tables.fluents, tables.moves) == (source.fluents, source.moves)

@@ -287,6 +287,12 @@ class Game:
         """
         bits = 0
         for text in fluents:
+            # A fluent written as the game writes it (a state's own fluents, handed back)
+            # is its own key: parsing it again would give the same text.
+            index = self._fluent_index.get(text)
+            if index is not None:
+                bits |= 1 << index
+                continue
             try:
                 key = str(parse_term(text, case_sensitive=self._case_sensitive))
             except GdlSyntaxError as error:
