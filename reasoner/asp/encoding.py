@@ -20,6 +20,7 @@ with an underscore, which no plain GDL identifier does.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from reasoner.gdl.syntax import Constant, Term, Variable
@@ -45,6 +46,11 @@ _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _INT_CHARACTERS = len(str(_INT_MIN))
 
 
+# Names recur by the hundred thousand in large (ground) games: their spellings are kept.
+_SPELLINGS = 1 << 16
+
+
+@functools.lru_cache(maxsize=_SPELLINGS)
 def is_plain_identifier(name: str) -> bool:
     """True if the name can stand in ASP as it is."""
     return _PLAIN.match(name) is not None and name not in _ASP_RESERVED
@@ -63,6 +69,7 @@ def _string_literal(name: str) -> str:
     return f'"{escaped}"'
 
 
+@functools.lru_cache(maxsize=_SPELLINGS)
 def constant_text(name: str) -> str:
     """ASP text of a GDL constant."""
     if canonical_integer(name) is not None:

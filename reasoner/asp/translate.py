@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from reasoner.asp.encoding import predicate_name, term_text
+from reasoner.gdl.collector import paused_collector
 from reasoner.gdl.components import depending_on, reached_from
 from reasoner.gdl.decompose import decompose_rules
 from reasoner.gdl.demand import adorned_relation, demand_rules
@@ -255,6 +256,13 @@ def translate(game: GameDescription, *, unfold_calls: bool = True,
             once per ground rule instance, ``i`` the rule's place in ``counted`` (for
             :mod:`reasoner.asp.growth`).
     """
+    with paused_collector():
+        return _translated(game, unfold_calls, relaxed_everything, count_instances)
+
+
+def _translated(game: GameDescription, unfold_calls: bool, relaxed_everything: bool,
+                count_instances: bool) -> Translation:
+    """:func:`translate`'s work."""
     flats = [flat for rule in game.rules for flat in flat_rules(rule)]
     if unfold_calls:
         flats = unfold(flats)

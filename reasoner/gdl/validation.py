@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from reasoner.errors import GdlValidationError, GoalValueError
+from reasoner.gdl.collector import paused_collector
 from reasoner.gdl.components import strongly_connected_components
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
@@ -314,6 +315,12 @@ def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
     Raises:
         GdlValidationError: naming the offending rule and its line:column.
     """
+    with paused_collector():
+        return _validated(game, strict)
+
+
+def _validated(game: GameDescription, strict: bool) -> list[Warning]:
+    """:func:`validate`'s checks."""
     warnings: list[Warning] = []
     reported: set[tuple[str, int]] = set()
     reported_names: set[str] = set()
