@@ -396,3 +396,24 @@ def test_simulate_takes_any_int_as_a_seed_modulo_2_to_the_64(backend: str) -> No
 
     assert lengths(-1) == lengths(2**64 - 1)
     assert lengths(2**64 + 5) == lengths(5)
+
+
+def test_the_successor_layer_reads_next_through_one_copy() -> None:
+    """The clingo backend answers legal, terminal and goal of the successor in the same
+    solve as the step, from a copy of its rules over the successor's fluents; those rules
+    read the fluents through one copy of next/1, never next/1 itself, which clingo grounds
+    several times slower (docs/benchmarks/corpus-checks.md, loading ground games)."""
+    from reasoner.asp.translate import translate
+    from reasoner.gdl.parser import parse_game
+
+    layer = translate(parse_game(COUNTER)).next_layer_program
+    rules = [line for line in layer.splitlines() if ":-" in line]
+    assert "_n_true(F) :- next(F)." in rules
+    assert [rule for rule in rules if "next(" in rule.split(":-")[1]] == [
+        "_n_true(F) :- next(F)."]
+    game = Game.from_gdl(COUNTER, backend="clingo")
+    state = game.next_state(game.initial_state, {"you": "inc"})
+    assert not game.is_terminal(state)
+    last = game.next_state(state, {"you": "inc"})
+    assert game.is_terminal(last)
+    assert game.goals(last) == {"you": 100}
