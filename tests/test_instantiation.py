@@ -235,3 +235,32 @@ def test_instantiated_game_builds_its_tables_without_a_demand_rewrite() -> None:
     source = compute_superset(translate(parse_game(text)))
     tables = compute_superset(ground)
     assert (tables.fluents, tables.moves) == (source.fluents, source.moves)
+
+
+# GDL-II: the role of a percept is read from a fluent that places roles and things alike.
+PERCEPTS_OF_ANYTHING = """
+(role a) (role b)
+(init (at a 1)) (init (at b 2)) (init (at stone 3)) (init (step 0))
+(legal a noop) (legal b (wave 1)) (legal b (wave 2))
+(<= (next (at ?x ?y)) (true (at ?x ?y)))
+(<= (next (step 1)) (true (step 0)))
+(<= (sees ?r (near ?y ?m)) (true (at ?r ?y)) (does b ?m))
+(<= terminal (true (step 1)))
+(goal a 100) (goal b 100)
+"""
+
+
+def test_an_instantiated_percept_names_a_role() -> None:
+    """A ``sees`` rule whose role is a variable that binds what is no role (vis_pacman3p's
+    percepts of every located thing, pellets too) is instantiated for the roles only: the
+    ground game is valid GDL (a percept of ``stone`` would be refused there) and every
+    role perceives what it did in the source."""
+    text = instantiate(PERCEPTS_OF_ANYTHING).gdl()
+    assert "(sees stone" not in text
+    source, ground = Game.from_gdl(PERCEPTS_OF_ANYTHING), Game.from_gdl(text)
+    for move in ("(wave 1)", "(wave 2)"):
+        joint = {"a": "noop", "b": move}
+        assert ground.sees(ground.initial_state, joint) == \
+            source.sees(source.initial_state, joint)
+    assert source.sees(source.initial_state, {"a": "noop", "b": "(wave 2)"})["a"] == \
+        ("(near 1 (wave 2))",)

@@ -16,10 +16,12 @@ __all__ = ["first_disagreement"]
 
 def first_disagreement(a: Game, b: Game, *, seed: int = 0, playouts: int = 3,
                        max_steps: int = 200) -> str | None:
-    """None if the games agree along the seeded playouts; else what differs first, and the
-    joint moves that lead there."""
+    """None if the games agree along the seeded playouts (on GDL-II games, what each role
+    perceives after each joint move too); else what differs first, and the joint moves
+    that lead there."""
     found = compare_sides(EngineSide(a), EngineSide(b), playouts=playouts, seed=seed,
-                          max_steps=max_steps, goals_everywhere=True).disagreement
+                          max_steps=max_steps, goals_everywhere=True,
+                          percepts=a.is_gdl2 or b.is_gdl2).disagreement
     if found is None:
         return None
     first, second = sorted(found.ours - found.theirs), sorted(found.theirs - found.ours)

@@ -18,7 +18,7 @@ from reasoner.asp.superset import Superset, compute_superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation, translate
 from reasoner.gdl.parser import parse_gdl
-from reasoner.gdl.syntax import GameDescription
+from reasoner.gdl.syntax import Atom, Constant, GameDescription, Rule
 from reasoner.gdl.validation import validate
 from reasoner.instantiate.gddl import GddlGame, to_gddl
 from reasoner.instantiate.inlining import inline_auxiliaries
@@ -139,6 +139,7 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
     """Instantiate an already validated game (see :func:`instantiate`)."""
     start = time.perf_counter()
     phase("translating")
+    description = _percepts_of_roles(description)
     translation = translate(description)
     phase("superset")
     superset = compute_superset(translation)
@@ -161,6 +162,24 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
         roles=description.roles,
         fluents=tuple(symbol_to_gdl(f) for f in superset.fluents),
         moves=tuple((symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in superset.moves))
+
+
+def _percepts_of_roles(description: GameDescription) -> GameDescription:
+    """GDL-II: a ``sees`` rule whose role is not a constant may bind it to what is no role
+    (vis_pacman3p's ``(sees ?r1 (location ?r2 ?x2 ?y2))`` reads ``?r1`` from every located
+    thing, pellets too). Only roles are asked what they see, and a ground percept of
+    anything else is refused as GDL, so each such rule gets ``(role ?r1)`` in its body."""
+    rules = []
+    changed = False
+    for rule in description.rules:
+        head = rule.head
+        if head.name == "sees" and head.arity == 2 and not isinstance(head.args[0], Constant):
+            guard = Atom("role", (head.args[0],), head.pos)
+            if guard not in rule.body:
+                rule = Rule(head, (*rule.body, guard), rule.pos)
+                changed = True
+        rules.append(rule)
+    return GameDescription(tuple(rules), description.readings) if changed else description
 
 
 def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
