@@ -113,7 +113,8 @@ class _List(NamedTuple):
 _SExpr = _Token | _List
 
 # A named tuple's own constructor is a Python function: on millions of tokens, building the
-# tuples directly halves what the positions and tokens cost.
+# tuples directly is cheaper (ad_game_2x2's instantiated game, 3.6 million tokens: 4.0 s
+# to 3.1 s of reading).
 _new_tuple = tuple.__new__
 
 
