@@ -394,6 +394,24 @@ def test_sweep_json_prints_one_fate_per_file(tmp_path: Path) -> None:
     assert "line 3, column 3" in fates["invalid.kif"]["reason"]
 
 
+def test_an_instantiation_sweep_reports_how_long_each_check_took(tmp_path: Path) -> None:
+    """``sweep --instantiate --json`` gives each checked file the playout check's own time
+    (the two games loaded and played), apart from the instantiation's, and the table sums
+    them up."""
+    write(tmp_path, "good.kif", (GAMES / "nim.kif").read_text(encoding="utf-8"))
+    write(tmp_path, "invalid.kif", INVALID)
+    result = run_cli("sweep", tmp_path, "--instantiate", "--json", "--timeout", "30",
+                     "--playouts", "1")
+    assert result.returncode == 0, result.stderr
+    fates = {Path(f["path"]).name: f for f in map(json.loads, result.stdout.splitlines())}
+    assert fates["good.kif"]["fate"] == "instantiated"
+    assert fates["good.kif"]["reason"] == ""
+    assert fates["good.kif"]["check_seconds"] > 0
+    assert fates["invalid.kif"]["check_seconds"] == 0
+    table = run_cli("sweep", tmp_path, "--instantiate", "--timeout", "30", "--playouts", "1")
+    assert "playout checks: 1, seconds median" in table.stdout
+
+
 def test_sweep_on_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
     """``sweep`` on a folder that does not exist prints one line and exits 2."""
     result = run_cli("sweep", tmp_path / "nowhere")

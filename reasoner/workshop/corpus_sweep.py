@@ -63,6 +63,9 @@ class SweepResult:
     # "position")
     backend: str = ""
     gates: int = 0  # of its network, when it got one
+    # instantiation sweeps: the playout check's wall time (loading both games and playing
+    # them), up to its bound where it ran past it; 0 where there was no check
+    check_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -202,16 +205,19 @@ def _instantiated_and_checked(path: str, playouts: int, max_steps: int, seed: in
         return SweepResult(path, Fate.LIMIT, f"instantiation {error}", seconds=seconds)
     if fate.fate is not Fate.INSTANTIATED:
         return fate
+    checking = time.perf_counter()
     try:
         roles, differs = run_bounded(_agreement, (path, ground, playouts, max_steps, seed,
                                                   strict), check_limits or limits)
     except ResourceLimitError as error:
         return dataclasses.replace(
-            fate, reason=f"not checked by playouts: the check {error}")
+            fate, reason=f"not checked by playouts: the check {error}",
+            check_seconds=time.perf_counter() - checking)
+    fate = dataclasses.replace(fate, roles=roles, check_seconds=time.perf_counter() - checking)
     if differs:
-        return dataclasses.replace(fate, fate=Fate.FAILED, roles=roles,
+        return dataclasses.replace(fate, fate=Fate.FAILED,
                                    reason=f"the instantiated game differs: {differs}")
-    return dataclasses.replace(fate, roles=roles)
+    return fate
 
 
 def _explained(limits: Limits) -> Callable[[Path, ResourceLimitError], str]:
@@ -301,6 +307,11 @@ def format_table(fates: list[SweepResult], root: Path | None = None) -> str:
         lines.append(f"seconds per file: median {_quantile(done, 0.5):.2f}, 90th percentile "
                      f"{_quantile(done, 0.9):.2f}, 99th percentile {_quantile(done, 0.99):.2f}, "
                      f"max {done[-1]:.2f}")
+    checked = sorted(f.check_seconds for f in fates if f.check_seconds)
+    if checked:
+        lines.append(f"playout checks: {len(checked)}, seconds median "
+                     f"{_quantile(checked, 0.5):.2f}, 90th percentile "
+                     f"{_quantile(checked, 0.9):.2f}, max {checked[-1]:.2f}")
     return "\n".join(lines)
 
 
