@@ -161,6 +161,8 @@ class Translation:
     relaxed_flats: tuple[Rule, ...] = ()
     # This is the narrow translation (see split), which has none of its own.
     narrowed: bool = False
+    # No rule has a variable (an instantiated game): nothing to unfold, split or narrow.
+    ground: bool = False
 
     @cached_property
     def split(self) -> Translation | None:
@@ -170,7 +172,7 @@ class Translation:
         variables split), or None when that changes nothing: for a game whose whole
         program's network is over its bounds (quarto, hex, checkers, racer), at some cost in
         ground size where the whole program's is not (connect four's lines)."""
-        if self.narrowed or not any(_has_variables(flat) for flat in self.flats):
+        if self.narrowed or self.ground:
             return None
         flats = list(self.flats)
         narrow = _narrow_rules(flats)
@@ -287,6 +289,7 @@ def _translated(game: GameDescription, unfold_calls: bool, relaxed_everything: b
         next_layer_names=shown.layer_names,
         counted=shown.counted,
         flats=tuple(flats),
+        ground=ground,
         relaxed_flats=relaxed.relaxed_flats,
     )
 
