@@ -800,12 +800,16 @@ class RemoteGame:
         self._demanded = tuple(parts[-1].demanded) if parts else ()
         return {key: tuple(found) for key, found in atoms.items()}
 
-    def relaxed_layers(self, state: State | None = None, *, max_layers: int = 0
+    def relaxed_layers(self, state: State | None = None, *, max_layers: int = 0,
+                       without_atoms: bool = False, atoms_of: Sequence[str] = ()
                        ) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]]:
         """Per relaxed layer from ``state`` (default: the initial state): fluent ids, move
-        ids and the other derived atoms as GDL text."""
+        ids and the other derived atoms as GDL text (none ``without_atoms``; with
+        ``atoms_of``, only those relations')."""
         def request() -> pb.RelaxedLayersRequest:
-            message = pb.RelaxedLayersRequest(game_id=self.id, max_layers=max_layers)
+            message = pb.RelaxedLayersRequest(game_id=self.id, max_layers=max_layers,
+                                              without_atoms=without_atoms,
+                                              atoms_of=list(atoms_of))
             if state is None:
                 message.from_initial = True
             else:

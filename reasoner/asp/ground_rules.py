@@ -29,8 +29,8 @@ import clingo
 
 from reasoner.asp.superset import new_control
 
-__all__ = ["ABSENT", "FACT", "GroundRules", "GroundingStopped", "RuleRecords", "Symbol",
-           "function", "ground_rules", "number", "parse_symbol"]
+__all__ = ["ABSENT", "FACT", "GroundRules", "GroundingStopped", "RuleColumns", "RuleRecords",
+           "Symbol", "function", "ground_columns", "ground_rules", "number", "parse_symbol"]
 
 Symbol: TypeAlias = clingo.Symbol
 
@@ -192,6 +192,11 @@ class GroundRules:
         return {int(found.literal): str(found.symbol) for found in self._atoms}
 
     @property
+    def symbolic(self) -> clingo.SymbolicAtoms:
+        """clingo's symbolic atoms of the program (a fact has its program atom too)."""
+        return self._atoms
+
+    @property
     def atom_count(self) -> int:
         """How many atoms the grounder made."""
         return len(self._atoms)
@@ -228,6 +233,67 @@ def ground_rules(program: str, *, max_rules: int | None = None,
             raise observer.stopped from None
         raise
     return GroundRules(control, observer)
+
+
+class RuleColumns(clingo.Observer):
+    """A normal program's ground rules as three columns, for arrays to read at once: each
+    rule's head atom (``heads``), its body's length (``lengths``) and all body literals one
+    rule after the other (``literals``). A rule with no head atom or several, or a choice,
+    is noted in ``unsupported`` and not kept. Also the observer that records them, within
+    a rule count and a deadline."""
+
+    def __init__(self, max_rules: float, deadline: float) -> None:
+        self.heads = array("i")
+        self.lengths = array("i")
+        self.literals = array("i")
+        self.unsupported = ""
+        self.stopped: GroundingStopped | None = None
+        self._max_rules = max_rules
+        self._deadline = deadline
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        if choice or len(head) != 1:
+            self.unsupported = "choice rules, constraints or disjunctions"
+            return
+        heads = self.heads
+        heads.append(head[0])
+        self.lengths.append(len(body))
+        self.literals.extend(body)
+        count = len(heads)
+        if count > self._max_rules:
+            self._stop("size")
+        if count & 0xFFF == 0 and time.perf_counter() > self._deadline:
+            self._stop("time")
+
+    def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
+                    body: Sequence[tuple[int, int]]) -> None:
+        self.unsupported = "weight rules"
+
+    def __len__(self) -> int:
+        return len(self.heads)
+
+    def _stop(self, bound: Bound) -> None:
+        self.stopped = GroundingStopped(bound, self._max_rules)
+        raise _Stop
+
+
+def ground_columns(program: str, *, max_rules: int | None = None,
+                   deadline: float | None = None) -> tuple[RuleColumns, GroundRules]:
+    """Ground ``program`` (one ``base`` part) and record its rules as
+    :class:`RuleColumns`; the :class:`GroundRules` beside them find atoms by symbol (its
+    own ``rules`` are empty). Bounds and errors as :func:`ground_rules`."""
+    columns = RuleColumns(math.inf if max_rules is None else max_rules,
+                          math.inf if deadline is None else deadline)
+    control = new_control()
+    control.register_observer(columns)
+    control.add("base", [], program)
+    try:
+        control.ground([("base", [])])
+    except (RuntimeError, _Stop):
+        if columns.stopped is not None:
+            raise columns.stopped from None
+        raise
+    return columns, GroundRules(control, _Observer(math.inf, math.inf))
 
 
 def function(name: str, arguments: Sequence[Symbol] = ()) -> Symbol:

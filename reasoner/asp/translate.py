@@ -200,6 +200,34 @@ class Translation:
             for constants_only in (False, True))
 
     @cached_property
+    def relaxed_layer_programs(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Programs of the relaxed layers (see :mod:`reasoner.asp.relaxed_layers`), to try
+        in order, each with the helper relations ("name/arity") it grounds only as asked:
+        the relaxed program in full, then demand-driven with every binding passed on, then
+        with demand started at constant arguments only. In each, a fluent is an external
+        atom of ``true`` (never a fact: the layers decide when it holds) for everything
+        ``init`` or ``next`` may give, and the rules keep no negative literal."""
+        head = (f"{_LAYER_FLUENT}(F) :- init(F).\n{_LAYER_FLUENT}(F) :- next(F).\n"
+                f"#external true(F) : {_LAYER_FLUENT}(F).\ndoes(R,M) :- legal(R,M).\n")
+        flats = [_positive(flat) for flat in self.flats]
+        full = head + "\n".join(_rule_text(flat) for flat in flats) + "\n"
+        if self.ground:
+            return ((full, ()),)
+        # Demand starts at what the layers read; a relation they never read (chess's
+        # threat relations of seven arguments, read only under negation) is left out.
+        heads = {flat.head.signature for flat in flats}
+        queries = [sig for sig in (*_RELAXED_QUERIES, *_POSITION_QUERIES) if sig in heads]
+        programs: list[tuple[str, tuple[str, ...]]] = [(full, ())]
+        for constants_only in (False, True):
+            rules = demand_rules(flats, queries=queries, base=_BASE,
+                                 constants_only=constants_only)
+            demanded = tuple(sorted({f"{adorned_relation(r.head.name)}/{len(r.head.args)}"
+                                     for r in rules if " " in r.head.name
+                                     and not r.head.name.endswith(" magic")}))
+            programs.append((head + _demand_program(rules), demanded))
+        return tuple(programs)
+
+    @cached_property
     def _position_rules(self) -> list[Rule]:
         return demand_rules(self.flats, queries=_POSITION_QUERIES, base=_BASE)
 
@@ -399,6 +427,7 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
 
 
 _BASE = (("true", 1), ("does", 2))
+_LAYER_FLUENT = "_l_fluent"  # no GDL name is spelled so (see encoding.predicate_name)
 _POSITION_QUERIES = (("legal", 2), ("terminal", 0), ("goal", 2))
 _RELAXED_QUERIES = (("init", 1), ("next", 1), ("legal", 2), ("role", 1))
 

@@ -6,7 +6,7 @@ import itertools
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -453,11 +453,13 @@ class Game:
         """The initial state and what it answers."""
         return self.initial_state, self._info(self.initial_state)
 
-    def relaxed_layers(self, state: State, max_layers: int = 100) -> RelaxedLayers:
+    def relaxed_layers(self, state: State, max_layers: int = 100,
+                       atoms_of: Collection[str] | None = None) -> RelaxedLayers:
         """The relaxed layers from ``state`` until nothing new appears (or ``max_layers``):
         every relation kept, so that the layers show when a goal value first becomes
-        reachable (see :mod:`reasoner.asp.relaxed_layers`)."""
-        return description_layers(self.description, state.fluents, max_layers)
+        reachable; ``atoms_of``: only these relations' atoms (empty: none; see
+        :mod:`reasoner.asp.relaxed_layers`)."""
+        return description_layers(self.description, state.fluents, max_layers, atoms_of)
 
     def info(self, state: State) -> StateInfo:
         """Legal move ids per role, terminal, goal values per role, in one call."""

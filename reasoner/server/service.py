@@ -721,17 +721,32 @@ class ReasonerService(pb_grpc.ReasonerServicer):
                       context: grpc.ServicerContext) -> pb.RelaxedLayersResponse:
         game = self._registry.get(request.game_id).game
         state = _request_state(game, request)
+        atoms_of = [] if request.without_atoms else (list(request.atoms_of) or None)
         found = self._explained(context, "RelaxedLayers", layers,
-                                (game.description, state.fluents, request.max_layers or 100),
-                                game.description, "relaxed")
+                                (game.description, state.fluents, request.max_layers or 100,
+                                 atoms_of), game.description, "relaxed")
+        # Each layer lists all that holds in it: count before building (chess: 201 layers
+        # of over a million atoms each).
+        estimate = sum((found.count - first) * (len(text) + 3)
+                       for text, first in (found.atoms or {}).items()) + 5 * found.entries()
+        if estimate > self._answer_bytes:
+            raise ResourceLimitError(
+                f"the {found.count:,} relaxed layers would take about "
+                f"{estimate / 2**20:,.0f} MiB, more than an answer may "
+                f"({self._answer_limit}, serve --max-message-mb): ask without_atoms, or "
+                "atoms_of a few relations, or fewer max_layers", "size",
+                reason="answer-size")
         fluent_ids = {text: i for i, text in enumerate(game.fluents)}
         move_ids = {(m.role, m.text): m.id for m in game.all_moves}
-        return pb.RelaxedLayersResponse(
+        response = pb.RelaxedLayersResponse(
             layers=[pb.RelaxedLayer(
-                fluents=sorted(fluent_ids[f] for f in layer.fluents),
+                fluents=sorted(fluent_ids[f] for f in layer.fluents if f in fluent_ids),
                 moves=sorted(move_ids[m] for m in layer.moves if m in move_ids),
                 atoms=layer.atoms) for layer in found.layers],
-            fixpoint=found.fixpoint, elapsed_ms=found.seconds * 1e3)
+            fixpoint=found.fixpoint, elapsed_ms=found.seconds * 1e3,
+            demanded=found.demanded)
+        self._fits(response, "the relaxed layers")
+        return response
 
     @_rpc
     def Instantiate(self, request: pb.InstantiateRequest,

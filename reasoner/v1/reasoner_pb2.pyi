@@ -568,26 +568,32 @@ class RelationAtoms(_message.Message):
     def __init__(self, name: _Optional[str] = ..., arity: _Optional[int] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RelaxedLayersRequest(_message.Message):
-    __slots__ = ("game_id", "state", "from_initial", "max_layers")
+    __slots__ = ("game_id", "state", "from_initial", "max_layers", "without_atoms", "atoms_of")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     FROM_INITIAL_FIELD_NUMBER: _ClassVar[int]
     MAX_LAYERS_FIELD_NUMBER: _ClassVar[int]
+    WITHOUT_ATOMS_FIELD_NUMBER: _ClassVar[int]
+    ATOMS_OF_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     state: State
     from_initial: bool
     max_layers: int
-    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., max_layers: _Optional[int] = ...) -> None: ...
+    without_atoms: bool
+    atoms_of: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., state: _Optional[_Union[State, _Mapping]] = ..., from_initial: _Optional[bool] = ..., max_layers: _Optional[int] = ..., without_atoms: _Optional[bool] = ..., atoms_of: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RelaxedLayersResponse(_message.Message):
-    __slots__ = ("layers", "fixpoint", "elapsed_ms")
+    __slots__ = ("layers", "fixpoint", "elapsed_ms", "demanded")
     LAYERS_FIELD_NUMBER: _ClassVar[int]
     FIXPOINT_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    DEMANDED_FIELD_NUMBER: _ClassVar[int]
     layers: _containers.RepeatedCompositeFieldContainer[RelaxedLayer]
     fixpoint: bool
     elapsed_ms: float
-    def __init__(self, layers: _Optional[_Iterable[_Union[RelaxedLayer, _Mapping]]] = ..., fixpoint: _Optional[bool] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...
+    demanded: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, layers: _Optional[_Iterable[_Union[RelaxedLayer, _Mapping]]] = ..., fixpoint: _Optional[bool] = ..., elapsed_ms: _Optional[float] = ..., demanded: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RelaxedLayer(_message.Message):
     __slots__ = ("fluents", "moves", "atoms")
