@@ -65,7 +65,8 @@ class _Index:
 
     def __init__(self, program: Program) -> None:
         rules = np.repeat(np.arange(len(program.heads), dtype=np.int64), program.lengths)
-        order = np.argsort(program.literals, kind="stable")
+        # A stable sort of 32-bit keys is a radix sort: several times faster on millions.
+        order = np.argsort(program.literals.astype(np.int32), kind="stable")
         self.rules = rules[order]
         self.starts = np.searchsorted(program.literals[order],
                                       np.arange(program.atoms + 2, dtype=np.int64))

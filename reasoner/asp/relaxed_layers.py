@@ -32,7 +32,7 @@ from reasoner.asp.ground_rules import GroundingStopped, GroundRules, RuleColumns
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation, translate
 from reasoner.gdl.demand import adorned_relation, is_adorned
-from reasoner.gdl.syntax import GameDescription
+from reasoner.gdl.syntax import GameDescription, relation_names
 
 __all__ = ["RelaxedLayer", "RelaxedLayers", "description_layers", "relaxed_layers"]
 
@@ -113,7 +113,8 @@ def relaxed_layers(translation: Translation, state: Iterable[str], max_layers: i
     move_atoms = [((symbol_to_gdl(atom.symbol.arguments[0]),
                     symbol_to_gdl(atom.symbol.arguments[1])), int(atom.literal))
                   for atom in symbolic.by_signature("does", 2)]
-    game_atoms = [] if wanted is not None and not wanted else list(_atoms(symbolic, wanted))
+    game_atoms = [] if wanted is not None and not wanted else \
+        list(_atoms(symbolic, relation_names(translation.flats), wanted))
     # The grounder's own copy of the program goes before the layers are counted out.
     del symbolic, ground
     program = Program.of(columns.heads, columns.lengths, columns.literals,
@@ -158,10 +159,11 @@ def _ground(translation: Translation, everything: bool
     raise AssertionError("no relaxed program to ground")
 
 
-def _atoms(symbolic: clingo.SymbolicAtoms, relations: set[str] | None
+def _atoms(symbolic: clingo.SymbolicAtoms, game: Collection[str], relations: set[str] | None
            ) -> Iterator[tuple[str, int]]:
-    """Each atom of the game's relations (``relations`` only, if given) with its program
-    atom; an adorned helper's atoms under the helper's own name."""
+    """Each atom of the ``game``'s relations (``relations`` only, if given) with its
+    program atom; an adorned helper's atoms under the helper's own name (the parts of
+    split bodies are no relation of the game)."""
     for predicate, arity, positive in symbolic.signatures:
         if not positive or (predicate.startswith("_") and not predicate.startswith("_r_")):
             continue
@@ -170,7 +172,8 @@ def _atoms(symbolic: clingo.SymbolicAtoms, relations: set[str] | None
             if name.endswith(" magic"):
                 continue
             name = adorned_relation(name)
-        if name in ("true", "next", "does") or (relations is not None and name not in relations):
+        if name in ("true", "next", "does") or name not in game or \
+                (relations is not None and name not in relations):
             continue
         for found in symbolic.by_signature(predicate, arity):
             arguments = found.symbol.arguments

@@ -218,12 +218,17 @@ class Translation:
         heads = {flat.head.signature for flat in flats}
         queries = [sig for sig in (*_RELAXED_QUERIES, *_POSITION_QUERIES) if sig in heads]
         programs: list[tuple[str, tuple[str, ...]]] = [(full, ())]
+        # Wide bodies split: a body that joins witnesses the head does not keep (alexChess's
+        # legal reads a checking piece and its direction) grounds once per combination.
+        split = decompose_rules(flats)
+        names = relation_names(flats)
         for constants_only in (False, True):
-            rules = demand_rules(flats, queries=queries, base=_BASE,
+            rules = demand_rules(split, queries=queries, base=_BASE,
                                  constants_only=constants_only)
             demanded = tuple(sorted({f"{adorned_relation(r.head.name)}/{len(r.head.args)}"
                                      for r in rules if " " in r.head.name
-                                     and not r.head.name.endswith(" magic")}))
+                                     and not r.head.name.endswith(" magic")
+                                     and adorned_relation(r.head.name) in names}))
             programs.append((head + _demand_program(rules), demanded))
         return tuple(programs)
 
