@@ -3,6 +3,7 @@ layer counted out of the ground relaxed program in one pass, in full or demand-d
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import grpc
@@ -158,3 +159,29 @@ def test_chess_layers_reach_their_fixpoint_within_the_bounds(corpus: Path) -> No
     assert found.moves[("white", "(move wp e 2 e 4)")] == 0
     assert found.moves[("black", "(move bp e 7 e 5)")] == 1
     assert found.fluents["(cell e 4 wp)"] == 1
+
+
+def test_layers_command_prints_each_layer_and_the_first_goal() -> None:
+    """``gdl-reasoner layers`` on the maze: ten layers to a fixpoint, goal 100 and terminal
+    first reachable in layer 4, also as JSON."""
+    from tests.test_cli import run_cli
+
+    shown = run_cli("layers", "games/maze.kif", "--list")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("games/maze.kif: 10 relaxed layers in ")
+    assert "then a fixpoint: 19 fluents, 3 moves, 3 atoms of goal, terminal" in shown.stdout
+    assert "    4 (goal robot 100)" in shown.stdout.splitlines()
+    found = json.loads(run_cli("layers", "games/maze.kif", "--json", "--atoms-of").stdout)
+    assert (found["layers"], found["fixpoint"], found["atoms"]) == (10, True, {})
+    assert found["fluents"]["(gold a)"] == 4
+
+
+def test_layers_command_names_a_malformed_file_in_one_line(tmp_path: Path) -> None:
+    """Malformed GDL: exit status 1, one line with the position, no traceback."""
+    from tests.test_cli import run_cli
+
+    path = tmp_path / "bad.kif"
+    path.write_text("(role robot)\n(init (cell 1)\n")
+    failed = run_cli("layers", path)
+    assert failed.returncode != 0
+    assert "line " in failed.stderr and "Traceback" not in failed.stderr

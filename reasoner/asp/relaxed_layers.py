@@ -92,10 +92,12 @@ class RelaxedLayers:
                    for first in table.values())
 
 
-def relaxed_layers(translation: Translation, state: Iterable[str], max_layers: int = 100,
-                   atoms_of: Collection[str] | None = None) -> RelaxedLayers:
-    """The relaxed layers from a state given as fluent texts; ``atoms_of``: the relations
-    (names) whose atoms to keep, None for every relation's (an empty collection: none)."""
+def relaxed_layers(translation: Translation, state: Iterable[str] | None,
+                   max_layers: int = 100, atoms_of: Collection[str] | None = None
+                   ) -> RelaxedLayers:
+    """The relaxed layers from a state given as fluent texts (None: the initial state);
+    ``atoms_of``: the relations (names) whose atoms to keep, None for every relation's (an
+    empty collection: none)."""
     start = time.perf_counter()
     wanted = None if atoms_of is None else set(atoms_of)
     # Atoms of relations the layers do not read need the program in full, if it fits.
@@ -110,6 +112,9 @@ def relaxed_layers(translation: Translation, state: Iterable[str], max_layers: i
         if target is not None:
             carried.append(int(atom.literal))
             carry_to.append(target)
+    if state is None:  # init reads static relations only: its atoms are facts
+        state = [symbol_to_gdl(atom.symbol.arguments[0])
+                 for atom in symbolic.by_signature("init", 1) if atom.is_fact]
     move_atoms = [((symbol_to_gdl(atom.symbol.arguments[0]),
                     symbol_to_gdl(atom.symbol.arguments[1])), int(atom.literal))
                   for atom in symbolic.by_signature("does", 2)]
@@ -182,10 +187,11 @@ def _atoms(symbolic: clingo.SymbolicAtoms, game: Collection[str], relations: set
                 int(found.literal)
 
 
-def description_layers(description: GameDescription, fluents: Iterable[str],
+def description_layers(description: GameDescription, fluents: Iterable[str] | None,
                        max_layers: int = 100, atoms_of: Collection[str] | None = None
                        ) -> RelaxedLayers:
-    """The relaxed layers of a validated game from a state given as fluent texts, every
+    """The relaxed layers of a validated game from a state given as fluent texts (None: the
+    initial state), every
     relation kept (goal and terminal too, so that the layers show when a goal value first
     becomes reachable), until nothing new appears or ``max_layers``; ``atoms_of`` as
     :func:`relaxed_layers` has it."""

@@ -1,6 +1,6 @@
-"""Grounding-only commands: ``supersets`` (every atom that could ever hold), ``ground`` (the
-instantiated game, as GDL, GDDL or JSON) and ``mutexes`` (fluents that never hold
-together)."""
+"""Grounding-only commands: ``supersets`` (every atom that could ever hold), ``layers`` (when
+each first can, in relaxed steps from the initial state), ``ground`` (the instantiated game,
+as GDL, GDDL or JSON) and ``mutexes`` (fluents that never hold together)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from reasoner.console.numbers import SEED, at_least
 from reasoner.errors import ReasonerError
 
 if TYPE_CHECKING:
+    from reasoner.asp.relaxed_layers import RelaxedLayers
     from reasoner.asp.superset import AtomSuperset
     from reasoner.instantiate.gddl import GddlGame
     from reasoner.instantiate.ground_game import InstantiatedGame
@@ -43,7 +44,7 @@ __all__ = ["register"]
 
 
 def register(commands: Commands) -> None:
-    """Add ``supersets``, ``ground`` and ``mutexes``."""
+    """Add ``supersets``, ``layers``, ``ground`` and ``mutexes``."""
     p = commands.add_parser("supersets",
                             help="every fluent, move and auxiliary atom that could ever hold")
     p.add_argument("game", metavar="GAME")
@@ -57,6 +58,21 @@ def register(commands: Commands) -> None:
     progress_option(p)
     limit_options(p, timeout=GROUNDING_SECONDS)
     p.set_defaults(run=_supersets_command)
+
+    p = commands.add_parser("layers", help="the relaxed layers from the initial state: the "
+                                           "first relaxed step at which each fluent, move "
+                                           "and atom can hold")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--max-layers", type=at_least(1), default=1000,
+                   help="stop after this many layers without a fixpoint (default 1000)")
+    p.add_argument("--atoms-of", metavar="RELATION", nargs="*",
+                   help="only these relations' atoms (none if given without names); "
+                        "default: goal and terminal")
+    p.add_argument("--list", action="store_true",
+                   help="list each fluent, move and atom with its first layer")
+    p.add_argument("--json", action="store_true", help="one JSON object with every first layer")
+    limit_options(p, timeout=GROUNDING_SECONDS)
+    p.set_defaults(run=_layers_command)
 
     p = commands.add_parser("ground", help="the instantiated (variable-free) game")
     p.add_argument("game", metavar="GAME")
@@ -129,6 +145,56 @@ def _supersets_command(args: argparse.Namespace) -> int:
         if args.list:
             for text in texts:
                 print(f"    {text}")
+    return EXIT_OK
+
+
+def _layers(text: str, max_layers: int, atoms_of: list[str]) -> RelaxedLayers:
+    """The work of ``layers``, in the bounded child."""
+    from reasoner.asp.relaxed_layers import description_layers
+    from reasoner.gdl.parser import parse_gdl
+    from reasoner.gdl.validation import validate
+
+    description = parse_gdl(text)
+    validate(description)
+    return description_layers(description, None, max_layers, atoms_of)
+
+
+def _layers_command(args: argparse.Namespace) -> int:
+    text = read(args.game)
+    atoms_of = ["goal", "terminal"] if args.atoms_of is None else list(args.atoms_of)
+    found = grounding(_layers, (text, args.max_layers, atoms_of), text, args)
+    atoms = found.atoms or {}
+    if args.json:
+        print(json.dumps({
+            "game": Path(args.game).stem, "seconds": round(found.seconds, 4),
+            "layers": found.count, "fixpoint": found.fixpoint,
+            "fluents": found.fluents,
+            "moves": [{"role": r, "move": m, "layer": k} for (r, m), k in found.moves.items()],
+            "atoms": atoms, "demanded": list(found.demanded),
+        }))
+        return EXIT_OK
+    end = "a fixpoint" if found.fixpoint else "no fixpoint (the --max-layers cap)"
+    print(f"{args.game}: {found.count} relaxed layers in {found.seconds:.1f} s, then {end}: "
+          f"{len(found.fluents)} fluents, {len(found.moves)} moves"
+          + (f", {len(atoms)} atoms of {', '.join(atoms_of)}" if atoms_of else ""))
+    if found.demanded:
+        print(f"  (over the full grounding's budget: {len(found.demanded)} helper relations "
+              "hold the instances the rules ask for)")
+    for k in range(found.count):
+        new = [sum(1 for first in table.values() if first == k)
+               for table in (found.fluents, found.moves, atoms)]
+        if k < 10 or any(new[1:]) or k == found.count - 1:
+            print(f"  layer {k}: +{new[0]} fluents, +{new[1]} moves"
+                  + (f", +{new[2]} atoms" if atoms_of else ""))
+    if args.list:
+        for title, table in (("fluents", found.fluents), ("atoms", atoms)):
+            print(f"  {title}:")
+            for key, first in sorted(table.items(), key=lambda item: (item[1], item[0])):
+                print(f"    {first} {key}")
+        print("  moves:")
+        for (role, move), first in sorted(found.moves.items(),
+                                          key=lambda item: (item[1], item[0])):
+            print(f"    {first} {role} {move}")
     return EXIT_OK
 
 
