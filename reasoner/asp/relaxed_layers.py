@@ -5,15 +5,16 @@ dropped) derive every atom they can, every legal move is taken as played, and th
 fluents join the fluents of layer k + 1. The layers grow until nothing new appears: the
 planning graph that relaxed-planning heuristics are built on.
 
-The relaxed program is ground once, with its feedback from ``next`` to ``true``, and every
-atom's first layer is then counted out of the ground rules in one pass
-(:mod:`reasoner.asp.atom_layers`): the feedback rules are what carries a fluent from one
-layer to the next. A game whose relaxed program is too large to ground in full (chess: 11
-million atoms, most of them threat relations with seven arguments) is ground
-demand-driven instead (:mod:`reasoner.gdl.demand`): only the instances of its helper
-relations that some rule asks for, which is all the layers of fluents, moves, ``legal``,
-``goal`` and ``terminal`` need; a helper relation called with bound arguments then lists
-the instances asked for (:attr:`RelaxedLayers.demanded`).
+The relaxed program is ground once, every fluent that ``init`` or ``next`` may give an
+external atom of ``true`` (so that none is a fact and every rule keeps the fluents it
+reads), and every atom's first layer is then counted out of the ground rules in one pass
+(:mod:`reasoner.asp.atom_layers`), each ``next`` atom carrying its fluent to the next
+layer. A game whose relaxed program is too large to ground in full (chess: 11 million
+atoms, most of them threat relations with seven arguments) is ground demand-driven instead,
+wide bodies split first (:mod:`reasoner.gdl.demand`, :mod:`reasoner.gdl.decompose`): only
+the instances of its helper relations that some rule asks for, which is all the layers of
+fluents, moves, ``legal``, ``goal`` and ``terminal`` need; a helper relation called with
+bound arguments then lists the instances asked for (:attr:`RelaxedLayers.demanded`).
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def relaxed_layers(translation: Translation, state: Iterable[str] | None,
     first = found.first
 
     def reached(pairs: Iterable[tuple[_K, int]]) -> dict[_K, int]:
-        return {key: int(first[number]) for key, number in pairs if first[number] != NEVER}
+        return {key: int(first[number]) for key, number in pairs
+                if number < len(first) and first[number] != NEVER}
 
     return RelaxedLayers(reached(true_atoms.items()), reached(move_atoms),
                          None if wanted is not None and not wanted else reached(game_atoms),
