@@ -105,24 +105,19 @@ class RuleRecords:
             yield head, body
 
 
-class _Observer(clingo.Observer):
-    """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
+class _Bounded(clingo.Observer):
+    """An observer that stops grounding past a rule count or a deadline."""
 
-    def __init__(self, max_rules: float, deadline: float, bodied: bool = False) -> None:
-        self.rules = RuleRecords()
+    def __init__(self, max_rules: float, deadline: float) -> None:
         self.unsupported = ""
         self.stopped: GroundingStopped | None = None
         self._max_rules = max_rules
         self._deadline = deadline
-        self._bodied = bodied
 
-    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
-        if choice or not head:
-            self.unsupported = "choice rules or constraints"
-        rules = self.rules
-        rules.append(head, body)
-        count = len(rules)
-        if (rules.bodied_heads if self._bodied else count) > self._max_rules:
+    def _check(self, size: int, count: int) -> None:
+        """Stop past the bounds: ``size`` against the rule count, the deadline every 4,096
+        rules (``count``)."""
+        if size > self._max_rules:
             self._stop("size")
         if count & 0xFFF == 0 and time.perf_counter() > self._deadline:
             self._stop("time")
@@ -134,6 +129,23 @@ class _Observer(clingo.Observer):
     def _stop(self, bound: Bound) -> None:
         self.stopped = GroundingStopped(bound, self._max_rules)
         raise _Stop
+
+
+class _Observer(_Bounded):
+    """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
+
+    def __init__(self, max_rules: float, deadline: float, bodied: bool = False) -> None:
+        super().__init__(max_rules, deadline)
+        self.rules = RuleRecords()
+        self._bodied = bodied
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        if choice or not head:
+            self.unsupported = "choice rules or constraints"
+        rules = self.rules
+        rules.append(head, body)
+        count = len(rules)
+        self._check(rules.bodied_heads if self._bodied else count, count)
 
 
 class _NamingObserver(_Observer):
@@ -221,6 +233,16 @@ def ground_rules(program: str, *, max_rules: int | None = None,
     observer = (_NamingObserver if names else _Observer)(
         math.inf if max_rules is None else max_rules,
         math.inf if deadline is None else deadline, bodied)
+    return GroundRules(_grounded(program, observer), observer)
+
+
+def _grounded(program: str, observer: _Bounded) -> clingo.Control:
+    """A control with ``program`` (one ``base`` part) ground, ``observer`` hearing it.
+
+    Raises:
+        GroundingStopped: the observer's bound was hit.
+        RuntimeError: clingo refused the program.
+    """
     control = new_control()
     control.register_observer(observer)
     control.add("base", [], program)
@@ -232,10 +254,10 @@ def ground_rules(program: str, *, max_rules: int | None = None,
         if observer.stopped is not None:
             raise observer.stopped from None
         raise
-    return GroundRules(control, observer)
+    return control
 
 
-class RuleColumns(clingo.Observer):
+class RuleColumns(_Bounded):
     """A normal program's ground rules as three columns, for arrays to read at once: each
     rule's head atom (``heads``), its body's length (``lengths``) and all body literals one
     rule after the other (``literals``). A rule with no head atom or several, or a choice,
@@ -243,13 +265,10 @@ class RuleColumns(clingo.Observer):
     a rule count and a deadline."""
 
     def __init__(self, max_rules: float, deadline: float) -> None:
+        super().__init__(max_rules, deadline)
         self.heads = array("i")
         self.lengths = array("i")
         self.literals = array("i")
-        self.unsupported = ""
-        self.stopped: GroundingStopped | None = None
-        self._max_rules = max_rules
-        self._deadline = deadline
 
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
         if choice or len(head) != 1:
@@ -260,21 +279,10 @@ class RuleColumns(clingo.Observer):
         self.lengths.append(len(body))
         self.literals.extend(body)
         count = len(heads)
-        if count > self._max_rules:
-            self._stop("size")
-        if count & 0xFFF == 0 and time.perf_counter() > self._deadline:
-            self._stop("time")
-
-    def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
-                    body: Sequence[tuple[int, int]]) -> None:
-        self.unsupported = "weight rules"
+        self._check(count, count)
 
     def __len__(self) -> int:
         return len(self.heads)
-
-    def _stop(self, bound: Bound) -> None:
-        self.stopped = GroundingStopped(bound, self._max_rules)
-        raise _Stop
 
 
 def ground_columns(program: str, *, max_rules: int | None = None,
@@ -284,16 +292,7 @@ def ground_columns(program: str, *, max_rules: int | None = None,
     own ``rules`` are empty). Bounds and errors as :func:`ground_rules`."""
     columns = RuleColumns(math.inf if max_rules is None else max_rules,
                           math.inf if deadline is None else deadline)
-    control = new_control()
-    control.register_observer(columns)
-    control.add("base", [], program)
-    try:
-        control.ground([("base", [])])
-    except (RuntimeError, _Stop):
-        if columns.stopped is not None:
-            raise columns.stopped from None
-        raise
-    return columns, GroundRules(control, _Observer(math.inf, math.inf))
+    return columns, GroundRules(_grounded(program, columns), _Observer(math.inf, math.inf))
 
 
 def function(name: str, arguments: Sequence[Symbol] = ()) -> Symbol:

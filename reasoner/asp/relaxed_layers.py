@@ -31,7 +31,7 @@ from reasoner.asp.atom_layers import NEVER, Program, first_layers
 from reasoner.asp.encoding import relation_name
 from reasoner.asp.ground_rules import GroundingStopped, GroundRules, RuleColumns, ground_columns
 from reasoner.asp.symbols import symbol_to_gdl
-from reasoner.asp.translate import Translation, translate
+from reasoner.asp.translate import LAYER_QUERIES, Translation, translate
 from reasoner.gdl.demand import adorned_relation, is_adorned
 from reasoner.gdl.syntax import GameDescription, relation_names
 
@@ -42,8 +42,9 @@ __all__ = ["RelaxedLayer", "RelaxedLayers", "description_layers", "relaxed_layer
 # only) without one but the caller's.
 FULL_RULES, FULL_SECONDS = 1_000_000, 10.0
 FIRST_TRY_RULES, FIRST_TRY_SECONDS = 400_000, 4.0
-# What the demand-driven programs ask in full: their atoms are all there.
-_READ = frozenset({"init", "legal", "role", "goal", "terminal"})
+# What the demand-driven programs ask in full: their atoms are all there (next's are no
+# layer's atoms).
+_READ = frozenset(name for name, _ in LAYER_QUERIES) - {"next"}
 _K = TypeVar("_K")
 
 

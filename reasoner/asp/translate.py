@@ -45,7 +45,7 @@ from reasoner.gdl.syntax import (
 )
 from reasoner.gdl.unfolding import unfold, unfold_projections
 
-__all__ = ["NEXT_SUFFIX", "Translation", "translate"]
+__all__ = ["LAYER_QUERIES", "NEXT_SUFFIX", "Translation", "translate"]
 
 Signature = tuple[str, int]
 _NEXT_LAYER = "_n_"
@@ -216,7 +216,7 @@ class Translation:
         # Demand starts at what the layers read; a relation they never read (chess's
         # threat relations of seven arguments, read only under negation) is left out.
         heads = {flat.head.signature for flat in flats}
-        queries = [sig for sig in (*_RELAXED_QUERIES, *_POSITION_QUERIES) if sig in heads]
+        queries = [sig for sig in LAYER_QUERIES if sig in heads]
         programs: list[tuple[str, tuple[str, ...]]] = [(full, ())]
         # Wide bodies split: a body that joins witnesses the head does not keep (alexChess's
         # legal reads a checking piece and its direction) grounds once per combination.
@@ -435,6 +435,8 @@ _BASE = (("true", 1), ("does", 2))
 _LAYER_FLUENT = "_l_fluent"  # no GDL name is spelled so (see encoding.predicate_name)
 _POSITION_QUERIES = (("legal", 2), ("terminal", 0), ("goal", 2))
 _RELAXED_QUERIES = (("init", 1), ("next", 1), ("legal", 2), ("role", 1))
+# The relations the demand-driven programs of the relaxed layers ask in full.
+LAYER_QUERIES = tuple(dict.fromkeys((*_RELAXED_QUERIES, *_POSITION_QUERIES)))
 
 
 def _fluent_key(term: Term) -> Signature | None:
