@@ -17,6 +17,7 @@ from reasoner.asp.symbols import (
     symbol_tree,
 )
 from reasoner.asp.translate import Translation
+from reasoner.asp.variable_free import VariableFreeSuperset
 
 __all__ = [
     "AtomSuperset",
@@ -138,8 +139,16 @@ def _ground_relaxed(translation: Translation) -> clingo.Control:
 
 
 def compute_superset(translation: Translation) -> Superset:
-    """Ground the relaxed program; the grounder computes the fixpoint itself."""
+    """Ground the relaxed program; the grounder computes the fixpoint itself (a game
+    without variables is counted out without clingo: see
+    :mod:`reasoner.asp.variable_free`)."""
     start = time.perf_counter()
+    if translation.ground:
+        # Already ground: the rules are counted out without clingo where they can be.
+        found = VariableFreeSuperset.of(translation.relaxed_flats)
+        if found is not None:
+            return Superset(found.fluents, found.moves, found.atom_count,
+                            time.perf_counter() - start)
     ctl = _ground_relaxed(translation)
     atoms = ctl.symbolic_atoms
     fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))

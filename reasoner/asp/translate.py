@@ -94,13 +94,15 @@ def _literal_text(literal: Literal, rename: dict[Signature, str] | None = None,
 
 
 def _rule_text(rule: Rule, rename: dict[Signature, str] | None = None,
-               drop_negative: bool = False, counter: int | None = None) -> str:
+               drop_negative: bool = False, counter: int | None = None,
+               ground: bool = False) -> str:
+    """The rule in ASP; ``ground``: it has no variables (none to look for)."""
     body = [lit for lit in rule.body
             if not (drop_negative and isinstance(lit, Not) and isinstance(lit.literal, Atom))]
     head = _atom_text(rule.head, rename)
     if not body:
         return head + "."
-    anonymous = _singletons(Rule(rule.head, tuple(body)))
+    anonymous = frozenset() if ground else _singletons(Rule(rule.head, tuple(body)))
     literals = [_literal_text(lit, rename, anonymous) for lit in body]
     if counter is not None:
         # One call per ground instance (see reasoner.asp.growth): the rule's named variables
@@ -305,7 +307,7 @@ def _translated(game: GameDescription, unfold_calls: bool, relaxed_everything: b
     ground = not any(_has_variables(flat) for flat in flats)
     if unfold_calls and not ground:
         flats = unfold(flats)
-    shown = _texts(flats, relaxed_everything, count_instances)
+    shown = _texts(flats, relaxed_everything, count_instances, ground)
     # The superset is computed with wide bodies split (only its fluents and moves are read
     # out); what is shown and instantiated keeps the game's own relations, and the position
     # programs, ground over one state, where such a join is small, keep them whole too
@@ -352,8 +354,10 @@ class _Texts(NamedTuple):
     relaxed_flats: tuple[Rule, ...]
 
 
-def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -> _Texts:
-    """The game, relaxed and successor-layer programs of flat rules."""
+def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool,
+           ground: bool = False) -> _Texts:
+    """The game, relaxed and successor-layer programs of flat rules (``ground``: rules
+    without variables)."""
     graph = _dependencies(flats)
 
     # Relations whose truth depends on the current state need a successor-layer copy.
@@ -408,15 +412,16 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool) -
         game_counter = len(counted) if count_instances else None
         if count_instances:
             counted.append(flat.head.signature)
-        game_lines += [comment, _rule_text(flat, counter=game_counter)]
+        game_lines += [comment, _rule_text(flat, counter=game_counter, ground=ground)]
         if flat.head.signature in relaxed_needed:
             counter = len(counted) if count_instances else None
-            relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter)]
+            relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter,
+                                                    ground=ground)]
             counted.append(flat.head.signature)
         if flat.head.signature in table_needed:
             relaxed_flats.append(_positive(table_flat, static))
         if flat.head.signature in copied:
-            layer_lines += [comment, _rule_text(flat, rename)]
+            layer_lines += [comment, _rule_text(flat, rename, ground=ground)]
     return _Texts(
         game="\n".join(game_lines) + "\n",
         relaxed="\n".join(relaxed_head + relaxed_lines) + "\n",

@@ -38,6 +38,7 @@ from reasoner.errors import (
     InvalidStateError,
     ResourceLimitError,
 )
+from reasoner.gdl.collector import paused_collector
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import RANDOM_ROLE, GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
@@ -681,6 +682,16 @@ class _Loaded:
 def _load(description: GameDescription, strict: bool, backend: Backend,
           network_bounds: NetworkBounds | None, probed: ProbedLoad | None) -> _Loaded:
     """Validate, translate and ground (see :meth:`Game.from_description`)."""
+    # A load makes millions of objects without cycles, most of them kept: the cyclic
+    # collector, left on between the phases that pause it themselves, walked them all again
+    # (atariGo_7x7's instantiated game: a bounded load 31.3 s, 21.6 s with it paused).
+    with paused_collector():
+        return _loaded(description, strict, backend, network_bounds, probed)
+
+
+def _loaded(description: GameDescription, strict: bool, backend: Backend,
+            network_bounds: NetworkBounds | None, probed: ProbedLoad | None) -> _Loaded:
+    """:func:`_load`'s work."""
     t1 = time.perf_counter()
     found = validate(description, strict=strict)
     t2 = time.perf_counter()
