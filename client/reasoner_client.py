@@ -820,10 +820,11 @@ class RemoteGame:
         return [(tuple(layer.fluents), tuple(layer.moves), tuple(layer.atoms))
                 for layer in r.layers]
 
-    def instantiate(self, *, inline_aux: bool = False) -> str:
-        """The instantiated game as variable-free GDL."""
+    def instantiate(self, *, inline_aux: bool = False, keep_static: bool = False) -> str:
+        """The instantiated game as variable-free GDL (``keep_static``: with the facts of
+        the game's own static relations, which no ground rule reads)."""
         r = self._call("Instantiate", lambda: pb.InstantiateRequest(
-            game_id=self.id, inline_aux=inline_aux))
+            game_id=self.id, inline_aux=inline_aux, keep_static=keep_static))
         return str(r.gdl)
 
     def gddl(self) -> GddlFiles:

@@ -160,6 +160,21 @@ def test_statistics_count_rules_and_facts() -> None:
     assert stats.peak_memory_mb > 0
 
 
+def test_static_facts_are_left_out_unless_kept() -> None:
+    """The facts of tic-tac-toe's static relations (``coord``, ``symbol``) are evaluated
+    into the rules and left out, and counted; ``keep_static`` keeps them; GDL's own facts
+    (``role``, ``init``, ``base``, ``input``) stay either way, and both games play like the
+    source."""
+    text = (ROOT / "games" / "tictactoe.kif").read_text()
+    left, kept = instantiate(text), instantiate(text, keep_static=True)
+    heads = {rule.head.split(" ")[0].strip("()") for rule in left.rules if not rule.body}
+    assert heads == {"role", "init", "base", "input"}
+    assert left.statistics.static_facts == 5 == kept.statistics.facts - left.statistics.facts
+    assert "(coord 1)" in kept.gdl() and "(coord 1)" not in left.gdl()
+    assert kept.statistics.static_facts == 0
+    _same_play(Game.from_gdl(text), Game.from_gdl(kept.gdl()), seed=4, playouts=2)
+
+
 def test_ground_command_writes_the_file(tmp_path: Path) -> None:
     """`gdl-reasoner ground GAME -o FILE --stats` writes the game and prints statistics;
     no temporary file is left behind."""

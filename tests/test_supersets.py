@@ -212,6 +212,9 @@ def test_layers_and_instantiation_over_grpc() -> None:
             assert remote.instantiate() == instantiate(text).gdl()
             assert remote.instantiate(inline_aux=True) == instantiate(
                 text, inline_aux=True).gdl()
+            kept = remote.instantiate(keep_static=True)
+            assert kept == instantiate(text, keep_static=True).gdl()
+            assert "(adjacent a b)" in kept and "(adjacent a b)" not in remote.instantiate()
     finally:
         server.stop(None)
 

@@ -86,6 +86,9 @@ def register(commands: Commands) -> None:
                    help="instantiate the narrow program (wide bodies split into relations "
                         "named <head>_partN), often far smaller, instead of trying the "
                         "whole one first")
+    p.add_argument("--keep-static", action="store_true",
+                   help="keep the facts of the game's own static relations (evaluated "
+                        "into the rules that read them, so left out by default)")
     progress_option(p)
     p.add_argument("--stats", action="store_true", help="print statistics to stderr")
     limit_options(p, timeout=GROUNDING_SECONDS)
@@ -209,8 +212,8 @@ def _gddl_paths(output: str) -> dict[str, Path]:
 
 
 def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str, shown: bool | None,
-                 narrow: bool = False, written: tuple[str, str] | None = None
-                 ) -> tuple[InstantiatedGame, GddlGame | None]:
+                 narrow: bool = False, written: tuple[str, str] | None = None,
+                 keep_static: bool = False) -> tuple[InstantiatedGame, GddlGame | None]:
     """The work of ``ground``, in the bounded child: the instantiation, and its GDDL.
     ``written``: a file to write the game's GDL to here, and the source to name in it; the
     instantiation then comes back without its rules (millions of them would otherwise be
@@ -228,7 +231,8 @@ def _instantiate(text: str, inline_aux: bool, gddl: bool, name: str, shown: bool
         description = parse_gdl(text)
         validate(description)
         found = instantiate_description(description, inline_aux=inline_aux or gddl,
-                                        narrow=narrow, phase=phases.phase)
+                                        narrow=narrow, keep_static=keep_static,
+                                        phase=phases.phase)
         written_gddl = description_gddl(description, name, phase=phases.phase) \
             if gddl else None
         if written is not None:
@@ -252,7 +256,8 @@ def _ground(args: argparse.Namespace) -> int:
             text = read(args.game)
             found = grounding(_instantiate, (
                 text, args.inline_aux, args.format == "gddl", Path(args.game).stem,
-                progress(args), args.narrow, (str(written), args.game) if gdl_text else None),
+                progress(args), args.narrow, (str(written), args.game) if gdl_text else None,
+                args.keep_static),
                 text, args, program="game")
         except (ReasonerError, CommandError):
             end_progress_line(args)
@@ -287,9 +292,11 @@ def _ground(args: argparse.Namespace) -> int:
     if args.stats:
         s = statistics
         extra = f", {gddl.multi_actions} multi-actions" if gddl is not None else ""
+        static = f", {s.static_facts} static facts left out" if s.static_facts else ""
         print(f"{args.game}: {s.fluents} fluents, {s.moves} moves, {s.rules} rules, "
-              f"{s.facts} facts{extra} ({s.program} program); {s.seconds * 1e3:.1f} ms, "
-              f"peak memory {s.peak_memory_mb:.0f} MiB", file=sys.stderr)
+              f"{s.facts} facts{static}{extra} ({s.program} program); "
+              f"{s.seconds * 1e3:.1f} ms, peak memory {s.peak_memory_mb:.0f} MiB",
+              file=sys.stderr)
     return EXIT_OK
 
 

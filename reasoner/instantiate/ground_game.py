@@ -53,6 +53,8 @@ class InstantiationStatistics:
     # "whole": the source's rules; "narrow": its narrow program, where the whole one grew
     # past WHOLE_RULES ground rules and the narrow one stayed within NARROW_RULES.
     program: str = "whole"
+    # Facts of the game's own static relations left out (no rule reads them).
+    static_facts: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -94,6 +96,9 @@ class InstantiatedGame:
         if self.statistics.program == "narrow":
             header.append("; The source's wide rule bodies were split first: relations named "
                           "<head>_partN are joins of part of a body.")
+        if self.statistics.static_facts:
+            header.append(f"; {self.statistics.static_facts:,} facts of static relations, "
+                          "evaluated into the rules that read them, are left out.")
         if source:
             header.append(f"; Source: {source}")
         for line in header:
@@ -113,7 +118,7 @@ def _silent(name: str) -> None:
 
 
 def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = False,
-                inline_aux: bool = False, narrow: bool = False,
+                inline_aux: bool = False, narrow: bool = False, keep_static: bool = False,
                 phase: Phase = _silent) -> InstantiatedGame:
     """Instantiate a GDL game.
 
@@ -122,6 +127,8 @@ def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = False
             :mod:`reasoner.instantiate.inlining`).
         narrow: Instantiate the narrow program straight away where the game has one
             (often far smaller: hex 78,147 ground rules instead of 630,335).
+        keep_static: Keep the facts of the game's own static relations, which no ground
+            rule reads (see :func:`reasoner.asp.instantiation.ground_program`).
         phase: Called with the name of each phase as it starts (for progress displays).
 
     Raises:
@@ -131,11 +138,12 @@ def instantiate(text: str, *, case_sensitive: bool = False, strict: bool = False
     description = parse_gdl(text, case_sensitive=case_sensitive)
     validate(description, strict=strict)
     return instantiate_description(description, inline_aux=inline_aux, narrow=narrow,
-                                   phase=phase)
+                                   keep_static=keep_static, phase=phase)
 
 
 def instantiate_description(description: GameDescription, *, inline_aux: bool = False,
-                            narrow: bool = False, phase: Phase = _silent) -> InstantiatedGame:
+                            narrow: bool = False, keep_static: bool = False,
+                            phase: Phase = _silent) -> InstantiatedGame:
     """Instantiate an already validated game (see :func:`instantiate`)."""
     start = time.perf_counter()
     phase("translating")
@@ -144,7 +152,8 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
     phase("superset")
     superset = compute_superset(translation)
     phase("grounding")
-    program, kind = _ground(translation, superset, description.roles, narrow, phase)
+    program, kind = _ground(translation, superset, description.roles, narrow, keep_static,
+                            phase)
     if inline_aux:
         phase("inlining")
     rules: Collection[GroundRule] = program
@@ -158,7 +167,7 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
             fluents=len(superset.fluents), moves=len(superset.moves),
             rules=counts[0], facts=counts[1],
             seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1),
-            program=kind),
+            program=kind, static_facts=program.static_facts),
         roles=description.roles,
         fluents=tuple(symbol_to_gdl(f) for f in superset.fluents),
         moves=tuple((symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in superset.moves))
@@ -183,23 +192,23 @@ def _percepts_of_roles(description: GameDescription) -> GameDescription:
 
 
 def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
-            narrow: bool, phase: Phase) -> tuple[GroundProgram, str]:
+            narrow: bool, keep_static: bool, phase: Phase) -> tuple[GroundProgram, str]:
     """The game program ground, whole or narrow (see :data:`WHOLE_RULES`), and which."""
     split = translation.split
     if split is None:
-        return ground_program(translation, superset, roles), "whole"
+        return ground_program(translation, superset, roles, keep_static=keep_static), "whole"
     if not narrow:
         try:
-            return ground_program(translation, superset, roles,
-                                  max_rules=WHOLE_RULES), "whole"
+            return ground_program(translation, superset, roles, max_rules=WHOLE_RULES,
+                                  keep_static=keep_static), "whole"
         except GroundingStopped:
             phase("grounding the narrow program")
     try:
-        return ground_program(split, superset, roles,
+        return ground_program(split, superset, roles, keep_static=keep_static,
                               max_rules=None if narrow else NARROW_RULES), "narrow"
     except GroundingStopped:
         phase("grounding the whole program")
-    return ground_program(translation, superset, roles), "whole"
+    return ground_program(translation, superset, roles, keep_static=keep_static), "whole"
 
 
 def description_gddl(description: GameDescription, name: str, *, phase: Phase = _silent,

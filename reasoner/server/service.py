@@ -118,13 +118,14 @@ def _rpc(method: Handler[Request, Response]) -> Handler[Request, Response]:
 
 
 def _instantiation(description: GameDescription, inline_aux: bool, gddl: bool,
-                   max_bytes: int, limit: str
+                   max_bytes: int, limit: str, keep_static: bool = False
                    ) -> tuple[InstantiatedGame, str, GddlGame | None]:
     """The work of Instantiate, run in a bounded child: the instantiation (without its
     rules), its GDL text and its GDDL. A text past ``max_bytes`` is refused here, as soon
     as it passes them (``limit`` says what the bound is): a game of millions of ground
     rules is neither made into one string nor sent back to the server."""
-    found = instantiate_description(description, inline_aux=inline_aux or gddl)
+    found = instantiate_description(description, inline_aux=inline_aux or gddl,
+                                    keep_static=keep_static)
     lines: list[str] = []
     size = 0
     for line in found.lines():
@@ -755,13 +756,14 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         found, gdl, gddl = self._explained(
             context, "Instantiate", _instantiation,
             (game.description, request.inline_aux, request.gddl, self._answer_bytes,
-             f"{self._answer_limit}, serve --max-message-mb"), game.description, "game")
+             f"{self._answer_limit}, serve --max-message-mb", request.keep_static),
+            game.description, "game")
         s = found.statistics
         response = pb.InstantiateResponse(
             gdl=gdl, statistics=pb.InstantiationStatistics(
                 fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
                 elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb,
-                program=s.program))
+                program=s.program, static_facts=s.static_facts))
         if gddl is not None:
             response.gddl.CopyFrom(pb.GddlFiles(
                 domain=gddl.domain, problem=gddl.problem, partition=gddl.partition,

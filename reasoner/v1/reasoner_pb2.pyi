@@ -606,14 +606,16 @@ class RelaxedLayer(_message.Message):
     def __init__(self, fluents: _Optional[_Iterable[int]] = ..., moves: _Optional[_Iterable[int]] = ..., atoms: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class InstantiateRequest(_message.Message):
-    __slots__ = ("game_id", "inline_aux", "gddl")
+    __slots__ = ("game_id", "inline_aux", "gddl", "keep_static")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     INLINE_AUX_FIELD_NUMBER: _ClassVar[int]
     GDDL_FIELD_NUMBER: _ClassVar[int]
+    KEEP_STATIC_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     inline_aux: bool
     gddl: bool
-    def __init__(self, game_id: _Optional[str] = ..., inline_aux: _Optional[bool] = ..., gddl: _Optional[bool] = ...) -> None: ...
+    keep_static: bool
+    def __init__(self, game_id: _Optional[str] = ..., inline_aux: _Optional[bool] = ..., gddl: _Optional[bool] = ..., keep_static: _Optional[bool] = ...) -> None: ...
 
 class InstantiateResponse(_message.Message):
     __slots__ = ("gdl", "statistics", "gddl")
@@ -647,7 +649,7 @@ class GddlFiles(_message.Message):
     def __init__(self, domain: _Optional[str] = ..., problem: _Optional[str] = ..., partition: _Optional[str] = ..., multi_actions: _Optional[int] = ..., names: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class InstantiationStatistics(_message.Message):
-    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb", "program")
+    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb", "program", "static_facts")
     FLUENTS_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
@@ -655,6 +657,7 @@ class InstantiationStatistics(_message.Message):
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     PEAK_MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
     PROGRAM_FIELD_NUMBER: _ClassVar[int]
+    STATIC_FACTS_FIELD_NUMBER: _ClassVar[int]
     fluents: int
     moves: int
     rules: int
@@ -662,7 +665,8 @@ class InstantiationStatistics(_message.Message):
     elapsed_ms: float
     peak_memory_mb: float
     program: str
-    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ..., program: _Optional[str] = ...) -> None: ...
+    static_facts: int
+    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ..., program: _Optional[str] = ..., static_facts: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("game_id", "role", "heuristic", "parameters", "states", "plan", "previous")
