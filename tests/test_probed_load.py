@@ -55,6 +55,23 @@ def test_a_bounded_load_grounds_nothing_in_the_parent(
     assert supersets == [] and networks == []
 
 
+def test_a_bounded_load_translates_in_the_parent_only_when_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the child sent its network, the parent makes no ASP programs while loading;
+    the game makes them on first use, the same as an unbounded load's, and the statistics
+    count the child's rules."""
+    from reasoner.engine import game as game_module
+
+    translations = _counting(monkeypatch, game_module, "translate")
+    text = bundled("breakthrough")
+    game = Game.from_gdl(text, limits=LIMITS)
+    assert game.backend == "native" and translations == []
+    plain = Game.from_gdl(text)
+    assert game.translation.game_program == plain.translation.game_program
+    assert translations == [os.getpid()] * 2  # the plain load's, and the first use's
+    assert game.statistics.rules == plain.statistics.rules > 0
+
+
 def test_a_bounded_load_plays_as_an_unbounded_one() -> None:
     """The game loaded from the child's superset and network has the same tables and
     answers the same states as one loaded here from scratch, along a seeded walk."""
