@@ -10,7 +10,7 @@ from reasoner import Game
 from reasoner.asp.superset import compute_atom_superset, compute_superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation, translate
-from reasoner.asp.variable_free import VariableFreeProgram, VariableFreeSuperset
+from reasoner.asp.variable_free import VariableFreeProgram, counted_superset
 from reasoner.crosscheck.agreement import first_disagreement
 from reasoner.errors import ResourceLimitError
 from reasoner.gdl.parser import parse_game
@@ -54,10 +54,11 @@ def test_a_distinct_is_decided_while_the_rules_are_numbered() -> None:
 def test_the_superset_counts_out_what_init_and_next_can_give() -> None:
     """Fluents come from init and next, moves from legal; a move whose fluent is never made
     (``wait``) and a rule dropped by its ``distinct`` (``stay``) give none."""
-    found = VariableFreeSuperset.of(_translation(_SMALL).relaxed_flats)
+    found = counted_superset(_translation(_SMALL).relaxed_flats)
     assert found is not None
-    assert [symbol_to_gdl(f) for f in found.fluents] == ["off", "on"]
-    assert [(symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in found.moves] == [("p", "flip")]
+    fluents, moves, _ = found
+    assert [symbol_to_gdl(f) for f in fluents] == ["off", "on"]
+    assert [(symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in moves] == [("p", "flip")]
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "breakthrough", "nim", "montyhall"])
@@ -79,7 +80,7 @@ def test_static_negation_is_left_to_clingo() -> None:
     of positive rules gives way and clingo grounds the superset."""
     text = _SMALL + "(<= (legal p rest) (true on) (not blocked))\n"
     translation = _translation(text)
-    assert VariableFreeSuperset.of(translation.relaxed_flats) is None
+    assert counted_superset(translation.relaxed_flats) is None
     moves = {symbol_to_gdl(m) for _, m in compute_superset(translation).moves}
     assert moves == {"flip", "rest"}
 

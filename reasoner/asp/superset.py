@@ -17,7 +17,7 @@ from reasoner.asp.symbols import (
     symbol_tree,
 )
 from reasoner.asp.translate import Translation
-from reasoner.asp.variable_free import VariableFreeSuperset
+from reasoner.asp.variable_free import counted_superset
 
 __all__ = [
     "AtomSuperset",
@@ -145,10 +145,10 @@ def compute_superset(translation: Translation) -> Superset:
     start = time.perf_counter()
     if translation.ground:
         # Already ground: the rules are counted out without clingo where they can be.
-        found = VariableFreeSuperset.of(translation.relaxed_flats)
+        found = counted_superset(translation.relaxed_flats)
         if found is not None:
-            return Superset(found.fluents, found.moves, found.atom_count,
-                            time.perf_counter() - start)
+            fluents, moves, count = found
+            return Superset(tuple(fluents), tuple(moves), count, time.perf_counter() - start)
     ctl = _ground_relaxed(translation)
     atoms = ctl.symbolic_atoms
     fluents = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("true", 1))

@@ -1,4 +1,5 @@
-"""clingo symbols back to GDL text (the inverse of :mod:`reasoner.asp.encoding`)."""
+"""clingo symbols back to GDL text (the inverse of :mod:`reasoner.asp.encoding`), and a
+ground GDL term to its clingo symbol."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from collections.abc import Callable
 
 import clingo
 
-from reasoner.asp.encoding import relation_name
+from reasoner.asp.encoding import relation_name, term_text
+from reasoner.gdl.syntax import Term
 
-__all__ = ["SymbolTree", "atom_to_gdl", "symbol_from_tree", "symbol_to_gdl", "symbol_tree"]
+__all__ = ["SymbolTree", "atom_to_gdl", "symbol_from_tree", "symbol_to_gdl", "symbol_tree",
+           "term_symbol"]
 
 # A clingo symbol as plain data that survives a pickle into another process (a symbol itself
 # pickles as a pointer into its own process's symbol table): a number is an int, a string
@@ -23,6 +26,11 @@ def _name(symbol: clingo.Symbol) -> str:
     if kind == clingo.SymbolType.String:
         return str(symbol.string)
     return str(symbol.name)
+
+
+def term_symbol(term: Term) -> clingo.Symbol:
+    """The clingo symbol of a ground GDL term, as the translation writes it."""
+    return clingo.parse_term(term_text(term))
 
 
 def symbol_to_gdl(symbol: clingo.Symbol) -> str:

@@ -24,7 +24,6 @@ atom's text.
 
 from __future__ import annotations
 
-import time
 from array import array
 from collections.abc import Iterator, Sequence
 from functools import cached_property
@@ -33,11 +32,12 @@ import clingo
 import numpy as np
 
 from reasoner.asp.atom_layers import NEVER, Program, first_layers
-from reasoner.asp.encoding import predicate_name, term_text
+from reasoner.asp.encoding import predicate_name
+from reasoner.asp.symbols import term_symbol
 from reasoner.gdl.collector import paused_collector
-from reasoner.gdl.syntax import Atom, Distinct, Not, Rule, Term
+from reasoner.gdl.syntax import Atom, Distinct, Literal, Not, Rule
 
-__all__ = ["VariableFreeProgram", "VariableFreeSuperset"]
+__all__ = ["VariableFreeProgram", "counted_superset"]
 
 # Relations whose atoms the network asks for by clingo symbol.
 _QUERIED = frozenset({"true", "does", "legal", "next", "init", "goal", "terminal", "sees"})
@@ -46,10 +46,7 @@ _ABSENT = -2  # reasoner.asp.ground_rules.ABSENT: an atom no rule makes
 
 def _symbol(atom: Atom) -> clingo.Symbol:
     """The clingo symbol of a ground atom, as the translation writes it."""
-    name = predicate_name(atom.name)
-    if not atom.args:
-        return clingo.Function(name)
-    return clingo.Function(name, [clingo.parse_term(term_text(arg)) for arg in atom.args])
+    return clingo.Function(predicate_name(atom.name), [term_symbol(arg) for arg in atom.args])
 
 
 class VariableFreeProgram:
@@ -69,6 +66,18 @@ class VariableFreeProgram:
                     self.rules.append(((self.number(rule.head),), body))
         self.unsupported = ""  # a GDL rule is always a normal rule
 
+    def named(self) -> list[Atom]:
+        """Every atom some rule names, in number order."""
+        return list(self._numbers)
+
+    def atom_of(self, number: int) -> Atom:
+        """The atom of a number."""
+        return self._atoms[number]
+
+    def add(self, head: Atom, body: Atom) -> None:
+        """One more rule: ``head`` holds where ``body`` does."""
+        self.rules.append(((self.number(head),), (self.number(body),)))
+
     def number(self, atom: Atom) -> int:
         """The atom's number (a new one for an atom not seen yet)."""
         found = self._numbers.get(atom)
@@ -77,7 +86,7 @@ class VariableFreeProgram:
             self._atoms.append(atom)
         return found
 
-    def _body(self, literals: Sequence[object]) -> tuple[int, ...] | None:
+    def _body(self, literals: Sequence[Literal]) -> tuple[int, ...] | None:
         """The body's program literals; None where a ``distinct`` fails."""
         body: list[int] = []
         for literal in literals:
@@ -130,56 +139,34 @@ class VariableFreeProgram:
         return len(self._atoms) - 1
 
 
-class VariableFreeSuperset:
-    """The relaxed superset of a variable-free game's relaxed rules: its fluents and moves
-    as clingo symbols, sorted as clingo sorts them, and how many atoms can hold."""
+Moves = list[tuple[clingo.Symbol, clingo.Symbol]]
 
-    def __init__(self, fluents: Sequence[clingo.Symbol],
-                 moves: Sequence[tuple[clingo.Symbol, clingo.Symbol]], atoms: int,
-                 seconds: float) -> None:
-        self.fluents = tuple(fluents)
-        self.moves = tuple(moves)
-        self.atom_count = atoms
-        self.seconds = seconds
 
-    @classmethod
-    def of(cls, relaxed: Sequence[Rule]) -> VariableFreeSuperset | None:
-        """The superset of ``relaxed`` (flat ground rules); None where a rule keeps a
-        negative literal, which a count of positive rules cannot decide."""
-        start = time.perf_counter()
-        if any(isinstance(literal, Not) and isinstance(literal.literal, Atom)
-               for rule in relaxed for literal in rule.body):
-            return None
-        with paused_collector():  # as in VariableFreeProgram: 5.1 s to 1.0 s on atariGo_7x7
-            return cls._counted(VariableFreeProgram(relaxed), start)
-
-    @classmethod
-    def _counted(cls, program: VariableFreeProgram, start: float) -> VariableFreeSuperset:
-        """The superset of the relaxed program's numbered rules."""
+def counted_superset(relaxed: Sequence[Rule]) -> tuple[list[clingo.Symbol], Moves, int] | None:
+    """The relaxed superset of ``relaxed`` (flat ground rules): its fluents and moves as
+    clingo symbols, sorted as clingo sorts them, and how many atoms can hold; None where a
+    rule keeps a negative literal, which a count of positive rules cannot decide."""
+    if any(isinstance(literal, Not) and isinstance(literal.literal, Atom)
+           for rule in relaxed for literal in rule.body):
+        return None
+    with paused_collector():  # as in VariableFreeProgram: 5.1 s to 1.0 s on atariGo_7x7
+        program = VariableFreeProgram(relaxed)
         # The relaxed program's own rules: true from init and next, does from legal.
-        glue: list[tuple[int, int]] = []
-        for atom in list(program._atoms[1:]):
+        for atom in program.named():
             if atom.name in ("init", "next") and len(atom.args) == 1:
-                glue.append((program.number(Atom("true", atom.args)), program.number(atom)))
+                program.add(Atom("true", atom.args), atom)
             elif atom.name == "legal" and len(atom.args) == 2:
-                glue.append((program.number(Atom("does", atom.args)), program.number(atom)))
+                program.add(Atom("does", atom.args), atom)
         heads = array("i", (head for (head,), _ in program.rules))
         lengths = array("i", (len(body) for _, body in program.rules))
         literals = array("i", (literal for _, body in program.rules for literal in body))
-        heads.extend(head for head, _ in glue)
-        lengths.extend(1 for _ in glue)
-        literals.extend(body for _, body in glue)
         nothing = np.empty(0, dtype=np.int64)
         first = first_layers(Program.of(heads, lengths, literals, program.atom_count),
                              nothing, nothing, nothing, 1).first
-        held = [program._atoms[number] for number in np.flatnonzero(first != NEVER).tolist()
-                if number > 0]
-        fluents = sorted(_term_symbol(atom.args[0]) for atom in held
+        held = [program.atom_of(number)
+                for number in np.flatnonzero(first != NEVER).tolist() if number > 0]
+        fluents = sorted(term_symbol(atom.args[0]) for atom in held
                          if atom.name == "true" and len(atom.args) == 1)
-        moves = sorted((_term_symbol(atom.args[0]), _term_symbol(atom.args[1]))
+        moves = sorted((term_symbol(atom.args[0]), term_symbol(atom.args[1]))
                        for atom in held if atom.name == "does" and len(atom.args) == 2)
-        return cls(fluents, moves, len(held), time.perf_counter() - start)
-
-
-def _term_symbol(term: Term) -> clingo.Symbol:
-    return clingo.parse_term(term_text(term))
+        return fluents, moves, len(held)

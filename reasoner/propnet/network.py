@@ -408,15 +408,13 @@ def _ground(translation: Translation, superset: Superset,
             deadline: float) -> _GroundProgram:
     """The game program ground over the superset, with ``true`` and ``does`` external. A
     game without variables is already ground: its rules are numbered without clingo."""
-    if translation.ground:
-        if len(translation.flats) > bounds.rules:
-            raise GroundingTooLarge(
-                f"no network: the ground program has more than {bounds.rules:,} rules",
-                bound="size", limit=bounds.rules, reason="grounding")
-        return VariableFreeProgram(translation.flats)
-    externals = [f"#external true({f})." for f in superset.fluents]
-    externals += [f"#external does({r},{m})." for _, r, m in moves]
     try:
+        if translation.ground:
+            if len(translation.flats) > bounds.rules:
+                raise GroundingStopped("size", bounds.rules)
+            return VariableFreeProgram(translation.flats)
+        externals = [f"#external true({f})." for f in superset.fluents]
+        externals += [f"#external does({r},{m})." for _, r, m in moves]
         return ground_rules(translation.game_program + "\n".join(externals) + "\n",
                             max_rules=bounds.rules, deadline=deadline)
     except GroundingStopped as stopped:

@@ -28,15 +28,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from reasoner.asp.encoding import constant_text, predicate_name, term_text
+from reasoner.asp.encoding import constant_text, predicate_name
 from reasoner.asp.ground_rules import (
     GroundingStopped,
     Symbol,
     function,
     ground_rules,
     number,
-    parse_symbol,
 )
+from reasoner.asp.symbols import term_symbol
 from reasoner.asp.translate import translate
 from reasoner.engine.game import Game
 from reasoner.errors import ResourceLimitError
@@ -121,7 +121,7 @@ def orders_in_formulas(game: Game, structures: Structures | None) -> list[OrderR
 
 def _symbol(text: str) -> Symbol:
     """The clingo symbol of a ground GDL term."""
-    return parse_symbol(term_text(parse_term(text)))
+    return term_symbol(parse_term(text))
 
 
 def graph_from_grounding(game: Game, orders: Sequence[OrderRelation],
