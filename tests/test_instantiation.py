@@ -61,6 +61,7 @@ def test_a_whole_program_too_large_is_instantiated_narrow(
     into auxiliary relations) is instantiated instead: still variable-free, it plays like
     the source, and its statistics and header say which program it is."""
     monkeypatch.setattr(ground_game, "WHOLE_RULES", 50)
+    monkeypatch.setattr(ground_game, "DEMAND_RULES", 50)
     text = (ROOT / "games" / name).read_text()
     found = instantiate(text)
     assert found.statistics.program == "narrow"
@@ -70,12 +71,52 @@ def test_a_whole_program_too_large_is_instantiated_narrow(
     _same_play(Game.from_gdl(text), Game.from_gdl(gdl), seed=5, playouts=3)
 
 
+@pytest.mark.parametrize("name", ["tictactoe.kif", "connectfour.kif"])
+def test_a_whole_program_too_large_is_instantiated_by_demand(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the whole program grounds past its bound, the program by demand comes next
+    (helpers ground only where GDL's relations can ask for them: tic-tac-toe's and connect
+    four's lines are asked with constant marks). What it writes is rules of the game: no
+    magic relation and no adorned name is left, it is variable-free, no larger than the
+    whole program, and plays like the source."""
+    whole = instantiate((ROOT / "games" / name).read_text())
+    monkeypatch.setattr(ground_game, "WHOLE_RULES", 50)
+    text = (ROOT / "games" / name).read_text()
+    found = instantiate(text)
+    assert found.statistics.program == "demand"
+    gdl = found.gdl(name)
+    assert "magic" not in gdl
+    rules = parse_game(gdl).rules
+    assert not any(_has_variables(rule) for rule in rules)
+    # Beside the game's relations only the grounder's own projections (anonymous
+    # variables) appear, as in the whole program.
+    assert {r.head.signature for r in rules
+            if not r.head.name.startswith("gdl-reasoner-aux-")} <= {
+        r.head.signature for r in parse_game(text).rules}
+    assert 0 < found.statistics.rules <= whole.statistics.rules
+    _same_play(Game.from_gdl(text), Game.from_gdl(gdl), seed=7, playouts=4)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["ggp-repository/merrills.kif",
+                                  "ggp-base-legacy/ruleDepthQuadratic.kif"])
+def test_games_too_large_whole_fit_by_demand(corpus: Path, name: str) -> None:
+    """merrills counts its pieces through every pit (32.8 million ground rules whole) and
+    ruleDepthQuadratic's prerequisites take one argument a bit (past 4 GiB whole): by
+    demand they instantiate in a few hundred thousand rules and in 165, within the
+    default bound of the program by demand."""
+    found = instantiate((corpus / name).read_text(encoding="utf-8", errors="replace"))
+    assert found.statistics.program == "demand"
+    assert 0 < found.statistics.rules < ground_game.DEMAND_RULES
+
+
 def test_a_narrow_program_past_its_bound_gives_way_to_the_whole_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the narrow program also grows past its own bound (splitting can multiply a
     program out: mummymaze1p's is three times its whole one), the whole program is
     instantiated after all, unbounded: it plays like the source and says "whole"."""
     monkeypatch.setattr(ground_game, "WHOLE_RULES", 50)
+    monkeypatch.setattr(ground_game, "DEMAND_RULES", 50)
     monkeypatch.setattr(ground_game, "NARROW_RULES", 50)
     text = (ROOT / "games" / "breakthrough.kif").read_text()
     found = instantiate(text)

@@ -23,6 +23,7 @@ from reasoner.asp.ground_rules import RuleRecords, Symbol, ground_rules
 from reasoner.asp.superset import Superset
 from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
 from reasoner.asp.translate import Translation
+from reasoner.gdl.demand import MAGIC_SUFFIX, adorned_relation, is_adorned
 from reasoner.gdl.syntax import GDL_KEYWORDS
 
 __all__ = ["GroundProgram", "GroundRule", "ground_program"]
@@ -113,7 +114,7 @@ class GroundProgram(Collection[GroundRule]):
 
 def ground_program(translation: Translation, superset: Superset,
                    roles: Sequence[str], *, max_rules: int | None = None,
-                   keep_static: bool = False) -> GroundProgram:
+                   keep_static: bool = False, demand: bool = False) -> GroundProgram:
     """Ground the game program over the superset and return its rules as GDL.
 
     The facts of the game's own relations (``dist``, ``succ``, ``adjacent``: none of GDL's
@@ -122,6 +123,13 @@ def ground_program(translation: Translation, superset: Superset,
     can be most of its text (ad_game_2x2: 358,596 facts beside 21,538 rules).
     :attr:`GroundProgram.static_facts` counts them.
 
+    With ``demand``, the demand-driven game program is ground instead
+    (:attr:`Translation.demand_game_program`): only the helper instances that GDL's own
+    relations can ask for. What it writes is stripped of the demand: magic rules and magic
+    literals go, adorned relations get their own names back, and the rules two adornments
+    share are written once. Every rule written is an instance of a rule of the game, and
+    every instance that an atom written may need is there.
+
     Raises:
         GroundingStopped: the ground program grew past ``max_rules`` rules with a body
             (facts are not counted: mummymaze1p's static relations make 7.6 million).
@@ -129,7 +137,8 @@ def ground_program(translation: Translation, superset: Superset,
     start = time.perf_counter()
     externals = [f"#external true({f})." for f in superset.fluents]
     externals += [f"#external does({r},{m})." for r, m in superset.moves]
-    ground = ground_rules(translation.game_program + "\n".join(externals) + "\n",
+    program = translation.demand_game_program if demand else translation.game_program
+    ground = ground_rules(program + "\n".join(externals) + "\n",
                           max_rules=max_rules, names=True, bodied=True)
 
     terms: dict[Symbol, str] = {}  # argument terms repeat across atoms: convert once
@@ -140,6 +149,12 @@ def ground_program(translation: Translation, superset: Superset,
             found = terms[symbol] = symbol_to_gdl(symbol)
         return found
 
+    def atom_text(symbol: Symbol) -> str:
+        text = atom_to_gdl(symbol, term)
+        if demand and " " in relation_name(symbol.name):  # an adorned copy: its own name
+            return _unadorned(text, relation_name(symbol.name))
+        return text
+
     facts = [f"(role {name})" for name in roles]
     seen = set(facts)
     static = 0
@@ -148,21 +163,94 @@ def ground_program(translation: Translation, superset: Superset,
     # heard, 1.1 million written; their texts had taken 150 s).
     for symbol in {symbol: None for symbol in ground.names.pop(0, [])
                    if not symbol.name.startswith("_") or symbol.name.startswith("_r_")}:
-        if not keep_static and relation_name(symbol.name) not in GDL_KEYWORDS:
+        name = relation_name(symbol.name)
+        if is_adorned(name) and _is_magic(name):
+            continue
+        if not keep_static and adorned_relation(name) not in GDL_KEYWORDS:
             static += 1
             continue
-        text = atom_to_gdl(symbol, term)
+        text = atom_text(symbol)
         if text not in seen:
             seen.add(text)
             facts.append(text)
     texts: dict[int, str] = {}
     extras: dict[int, tuple[str, ...]] = {}
+    magic: set[int] = set()
     names = ground.names
     while names:  # emptied as it is read: the symbols go as their texts come
         atom, symbols = names.popitem()
-        texts[atom] = atom_to_gdl(symbols[0], term)
+        if demand:
+            symbols = [s for s in symbols if not _is_magic(relation_name(s.name))]
+            if not symbols:
+                magic.add(atom)
+                continue
+        texts[atom] = atom_text(symbols[0])
         if len(symbols) > 1:
-            extras[atom] = tuple(atom_to_gdl(extra) for extra in symbols[1:])
+            extras[atom] = tuple(atom_text(extra) for extra in symbols[1:])
+    records = ground.rules
+    if demand:
+        records, unconditional = _without_demand(records, texts, extras, magic)
+        for atom in unconditional:
+            own = texts.get(atom)
+            for fact in (*([own] if own is not None else []), *extras.get(atom, ())):
+                if fact not in seen:
+                    seen.add(fact)
+                    facts.append(fact)
     # clingo's own copy of the program (the bulk of the memory) goes with `ground`.
-    return GroundProgram(facts, ground.rules, texts, extras, time.perf_counter() - start,
+    return GroundProgram(facts, records, texts, extras, time.perf_counter() - start,
                          static)
+
+
+def _unadorned(text: str, name: str) -> str:
+    """An atom's text with its adorned relation's name (``threatened bbbbb``) back to the
+    game's (``threatened``)."""
+    if text == name:
+        return adorned_relation(name)
+    return "(" + adorned_relation(name) + text[1 + len(name):]
+
+
+def _is_magic(name: str) -> bool:
+    """True for the demand's magic relations (see :mod:`reasoner.gdl.demand`)."""
+    return is_adorned(name) and name.endswith(MAGIC_SUFFIX)
+
+
+def _without_demand(records: RuleRecords, texts: dict[int, str],
+                    extras: dict[int, tuple[str, ...]],
+                    magic: set[int]) -> tuple[RuleRecords, set[int]]:
+    """The demand-driven ground rules as rules of the game: magic rules and literals
+    dropped, and each atom that several adorned copies share (by its text, which names
+    the game's relation) read as one, so that their common rules are kept once.
+    ``texts`` and ``extras`` are left with the atoms that stand for the others. Also the
+    atoms whose rules had only demand in their bodies: facts now."""
+    standing: dict[str, int] = {}
+    one: dict[int, int] = {}
+    for atom, text in list(texts.items()):
+        kept = standing.setdefault(text, atom)
+        one[atom] = kept
+        if kept != atom:
+            del texts[atom]
+            more = extras.pop(atom, ())
+            if more:
+                extras[kept] = tuple(dict.fromkeys((*extras.get(kept, ()), *more)))
+    out = RuleRecords()
+    facts: set[int] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for head, body in records:
+        if not body:
+            continue
+        heads = tuple(one.get(atom, atom) for atom in head if atom not in magic)
+        if not heads:
+            continue
+        literals = tuple(one.get(lit, lit) if lit > 0 else -one.get(-lit, -lit)
+                         for lit in body if abs(lit) not in magic)
+        if not literals:
+            # Demand alone guarded it: the atom holds wherever it is asked for, a fact
+            # that rules read (kept whatever its relation).
+            facts.update(heads)
+            continue
+        key = (heads, literals)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(heads, literals)
+    return out, facts

@@ -45,7 +45,7 @@ from reasoner.gdl.syntax import (
 )
 from reasoner.gdl.unfolding import unfold, unfold_projections
 
-__all__ = ["LAYER_QUERIES", "NEXT_SUFFIX", "Translation", "translate"]
+__all__ = ["GAME_QUERIES", "LAYER_QUERIES", "NEXT_SUFFIX", "Translation", "translate"]
 
 Signature = tuple[str, int]
 _NEXT_LAYER = "_n_"
@@ -233,6 +233,20 @@ class Translation:
                                      and adorned_relation(r.head.name) in names}))
             programs.append((head + _demand_program(rules), demanded))
         return tuple(programs)
+
+    @cached_property
+    def demand_game_program(self) -> str:
+        """The game program demand-driven, for an instantiation that does not fit whole:
+        every relation of GDL's own (``legal``, ``next``, ``goal``, ...) asked in full, a
+        helper relation only at the instances its callers can ask for, demand started at
+        constant arguments (see :func:`reasoner.gdl.demand.demand_rules`). merrills's piece
+        count passes its partial counts through every pit: 32.8 million ground rules in
+        full, 411,662 demanded. The instantiation strips the demand from what it writes
+        (see :func:`reasoner.asp.instantiation.ground_program`)."""
+        heads = {flat.head.signature for flat in self.flats}
+        queries = [sig for sig in GAME_QUERIES if sig in heads]
+        return _demand_program(demand_rules(list(self.flats), queries=queries, base=_BASE,
+                                            constants_only=True))
 
     @cached_property
     def _position_rules(self) -> list[Rule]:
@@ -442,6 +456,9 @@ _POSITION_QUERIES = (("legal", 2), ("terminal", 0), ("goal", 2))
 _RELAXED_QUERIES = (("init", 1), ("next", 1), ("legal", 2), ("role", 1))
 # The relations the demand-driven programs of the relaxed layers ask in full.
 LAYER_QUERIES = tuple(dict.fromkeys((*_RELAXED_QUERIES, *_POSITION_QUERIES)))
+# The relations an instantiated game keeps every instance of: GDL's own.
+GAME_QUERIES = (("role", 1), ("init", 1), ("legal", 2), ("next", 1), ("terminal", 0),
+                ("goal", 2), ("sees", 2), ("base", 1), ("input", 2))
 
 
 def _fluent_key(term: Term) -> Signature | None:

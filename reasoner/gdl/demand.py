@@ -42,10 +42,10 @@ from reasoner.gdl.syntax import (
     term_variables,
 )
 
-__all__ = ["adorned_relation", "demand_rules", "is_adorned"]
+__all__ = ["MAGIC_SUFFIX", "adorned_relation", "demand_rules", "is_adorned"]
 
 Signature = tuple[str, int]
-_MAGIC = " magic"
+MAGIC_SUFFIX = " magic"
 
 
 def adorned_relation(name: str) -> str:
@@ -208,7 +208,7 @@ class _Rewriter:
         if adornment:
             bound_args = tuple(arg for arg, mode in zip(head.args, adornment, strict=True)
                                if mode == "b")
-            magic_head = Atom(f"{head.name} {adornment}{_MAGIC}", bound_args, head.pos)
+            magic_head = Atom(f"{head.name} {adornment}{MAGIC_SUFFIX}", bound_args, head.pos)
             head = Atom(f"{head.name} {adornment}", head.args, head.pos)
         bound = self._head_bound(rule, adornment)
         prefix: list[Literal] = [magic_head] if magic_head is not None else []
@@ -226,7 +226,7 @@ class _Rewriter:
                     adorned = Atom(f"{name} {mode}", atom.args, atom.pos)
                     magic_args = tuple(arg for arg, m in zip(atom.args, mode, strict=True)
                                        if m == "b")
-                    magic = Atom(f"{name} {mode}{_MAGIC}", magic_args, atom.pos)
+                    magic = Atom(f"{name} {mode}{MAGIC_SUFFIX}", magic_args, atom.pos)
                     rules.append(Rule(magic, tuple(prefix), rule.pos))
                     renamed = Not(adorned, literal.pos) if negative else adorned
             body.append(renamed)

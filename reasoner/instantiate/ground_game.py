@@ -23,9 +23,9 @@ from reasoner.gdl.validation import validate
 from reasoner.instantiate.gddl import GddlGame, to_gddl
 from reasoner.instantiate.inlining import inline_auxiliaries
 
-__all__ = ["NARROW_RULES", "WHOLE_RULES", "InstantiatedGame", "InstantiationStatistics",
-           "description_gddl", "instantiate", "instantiate_description", "temporary_beside",
-           "write_atomically"]
+__all__ = ["DEMAND_RULES", "NARROW_RULES", "WHOLE_RULES", "InstantiatedGame",
+           "InstantiationStatistics", "description_gddl", "instantiate",
+           "instantiate_description", "temporary_beside", "write_atomically"]
 
 # The whole program is instantiated first. Where its ground program grows past this many
 # rules with a body (facts are not counted) and the game has a narrow program (static
@@ -34,6 +34,11 @@ __all__ = ["NARROW_RULES", "WHOLE_RULES", "InstantiatedGame", "InstantiationStat
 # instantiated instead, as the network does (hex: 637,303 gates whole, 91,838 narrow).
 # Both are the same game.
 WHOLE_RULES = 1_000_000
+# Where the whole program grows past WHOLE_RULES, the program by demand is tried next, up
+# to this many rules with a body: only the helper instances GDL's own relations can ask for
+# (merrills: 32.8 million rules whole, 317,295 by demand; see
+# Translation.demand_game_program). Past it, the narrow program.
+DEMAND_RULES = 2_000_000
 # Splitting can also multiply a program out (mummymaze1p's whole program has 222,215 rules
 # with a body and 7.6 million facts, its narrow one 23.8 million records): past this many
 # rules with a body, the whole program is ground after all.
@@ -50,8 +55,10 @@ class InstantiationStatistics:
     facts: int
     seconds: float
     peak_memory_mb: float
-    # "whole": the source's rules; "narrow": its narrow program, where the whole one grew
-    # past WHOLE_RULES ground rules and the narrow one stayed within NARROW_RULES.
+    # "whole": the source's rules; "demand": only what GDL's relations can ask of them,
+    # where the whole one grew past WHOLE_RULES and this one stayed within DEMAND_RULES;
+    # "narrow": its narrow program, where that grew past DEMAND_RULES too and the narrow
+    # one stayed within NARROW_RULES.
     program: str = "whole"
     # Facts of the game's own static relations left out (no rule reads them).
     static_facts: int = 0
@@ -193,21 +200,30 @@ def _percepts_of_roles(description: GameDescription) -> GameDescription:
 
 def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
             narrow: bool, keep_static: bool, phase: Phase) -> tuple[GroundProgram, str]:
-    """The game program ground, whole or narrow (see :data:`WHOLE_RULES`), and which."""
-    split = translation.split
-    if split is None:
+    """The game program ground whole, by demand or narrow (see :data:`WHOLE_RULES`,
+    :data:`DEMAND_RULES`), and which."""
+    if translation.ground:  # nothing to demand, split or narrow
         return ground_program(translation, superset, roles, keep_static=keep_static), "whole"
+    split = translation.split
     if not narrow:
         try:
             return ground_program(translation, superset, roles, max_rules=WHOLE_RULES,
                                   keep_static=keep_static), "whole"
         except GroundingStopped:
-            phase("grounding the narrow program")
-    try:
-        return ground_program(split, superset, roles, keep_static=keep_static,
-                              max_rules=None if narrow else NARROW_RULES), "narrow"
-    except GroundingStopped:
-        phase("grounding the whole program")
+            phase("grounding by demand")
+        try:
+            return ground_program(translation, superset, roles, max_rules=DEMAND_RULES,
+                                  keep_static=keep_static, demand=True), "demand"
+        except GroundingStopped:
+            pass
+    if split is not None:
+        phase("grounding the narrow program")
+        try:
+            return ground_program(split, superset, roles, keep_static=keep_static,
+                                  max_rules=None if narrow else NARROW_RULES), "narrow"
+        except GroundingStopped:
+            pass
+    phase("grounding the whole program")
     return ground_program(translation, superset, roles, keep_static=keep_static), "whole"
 
 
