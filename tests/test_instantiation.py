@@ -77,9 +77,8 @@ def test_a_whole_program_too_large_is_instantiated_by_demand(
     """Where the whole program grounds past its bound, the program by demand comes next
     (helpers ground only where GDL's relations can ask for them: tic-tac-toe's and connect
     four's lines are asked with constant marks). What it writes is rules of the game: no
-    magic relation and no adorned name is left, it is variable-free, no larger than the
-    whole program, and plays like the source."""
-    whole = instantiate((ROOT / "games" / name).read_text())
+    magic relation and no adorned name is left, it is variable-free, and it plays like
+    the source."""
     monkeypatch.setattr(ground_game, "WHOLE_RULES", 50)
     text = (ROOT / "games" / name).read_text()
     found = instantiate(text)
@@ -93,8 +92,37 @@ def test_a_whole_program_too_large_is_instantiated_by_demand(
     assert {r.head.signature for r in rules
             if not r.head.name.startswith("gdl-reasoner-aux-")} <= {
         r.head.signature for r in parse_game(text).rules}
-    assert 0 < found.statistics.rules <= whole.statistics.rules
+    assert found.statistics.rules > 0
     _same_play(Game.from_gdl(text), Game.from_gdl(gdl), seed=7, playouts=4)
+
+
+STATE_ASKS_A_STATIC_HELPER = """
+(role p) (init (at 1)) (succ 1 2) (succ 2 3) (succ 3 4)
+(<= (ok ?x) (succ ?x ?y))
+(<= (legal p (go ?y)) (true (at ?x)) (ok ?x) (succ ?x ?y))
+(<= (legal p stay) (true (at ?x)))
+(<= (next (at ?y)) (does p (go ?y)))
+(<= (next (at ?x)) (does p stay) (true (at ?x)))
+(<= terminal (true (at 4)))
+(<= (goal p 100) (true (at 4))) (<= (goal p 0) (not (true (at 4))))
+"""
+
+
+def test_a_helper_guarded_only_by_its_demand_is_written_as_a_fact(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """By demand, ``(ok ?x)`` is asked with the state's ``?x``: its ground rules have only
+    the demand in their bodies, so once that is stripped they are facts, which the legal
+    rules read. They are written although ``ok`` is the game's own static relation (whose
+    facts are otherwise left out), and the game plays like the source."""
+    monkeypatch.setattr(ground_game, "WHOLE_RULES", 0)
+    found = instantiate(STATE_ASKS_A_STATIC_HELPER)
+    assert found.statistics.program == "demand"
+    lines = found.gdl().splitlines()
+    assert {"(ok 1)", "(ok 2)", "(ok 3)"} <= set(lines)
+    assert any(line.startswith("(<= (legal p (go 2)) ") and "(ok 1)" in line
+               for line in lines)
+    _same_play(Game.from_gdl(STATE_ASKS_A_STATIC_HELPER), Game.from_gdl(found.gdl()),
+               seed=1, playouts=3)
 
 
 @pytest.mark.corpus

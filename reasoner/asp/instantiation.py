@@ -114,7 +114,7 @@ class GroundProgram(Collection[GroundRule]):
 
 def ground_program(translation: Translation, superset: Superset,
                    roles: Sequence[str], *, max_rules: int | None = None,
-                   keep_static: bool = False, demand: bool = False) -> GroundProgram:
+                   keep_static: bool = False, demand: int | None = None) -> GroundProgram:
     """Ground the game program over the superset and return its rules as GDL.
 
     The facts of the game's own relations (``dist``, ``succ``, ``adjacent``: none of GDL's
@@ -123,8 +123,8 @@ def ground_program(translation: Translation, superset: Superset,
     can be most of its text (ad_game_2x2: 358,596 facts beside 21,538 rules).
     :attr:`GroundProgram.static_facts` counts them.
 
-    With ``demand``, the demand-driven game program is ground instead
-    (:attr:`Translation.demand_game_program`): only the helper instances that GDL's own
+    With ``demand`` (0 or 1), that demand-driven game program is ground instead
+    (:attr:`Translation.demand_game_programs`): only the helper instances that GDL's own
     relations can ask for. What it writes is stripped of the demand: magic rules and magic
     literals go, adorned relations get their own names back, and the rules two adornments
     share are written once. Every rule written is an instance of a rule of the game, and
@@ -137,7 +137,8 @@ def ground_program(translation: Translation, superset: Superset,
     start = time.perf_counter()
     externals = [f"#external true({f})." for f in superset.fluents]
     externals += [f"#external does({r},{m})." for r, m in superset.moves]
-    program = translation.demand_game_program if demand else translation.game_program
+    program = translation.game_program if demand is None else \
+        translation.demand_game_programs[demand]
     ground = ground_rules(program + "\n".join(externals) + "\n",
                           max_rules=max_rules, names=True, bodied=True)
 
@@ -151,7 +152,7 @@ def ground_program(translation: Translation, superset: Superset,
 
     def atom_text(symbol: Symbol) -> str:
         text = atom_to_gdl(symbol, term)
-        if demand and " " in relation_name(symbol.name):  # an adorned copy: its own name
+        if demand is not None and " " in relation_name(symbol.name):  # an adorned copy
             return _unadorned(text, relation_name(symbol.name))
         return text
 
@@ -179,7 +180,7 @@ def ground_program(translation: Translation, superset: Superset,
     names = ground.names
     while names:  # emptied as it is read: the symbols go as their texts come
         atom, symbols = names.popitem()
-        if demand:
+        if demand is not None:
             symbols = [s for s in symbols if not _is_magic(relation_name(s.name))]
             if not symbols:
                 magic.add(atom)
@@ -188,7 +189,7 @@ def ground_program(translation: Translation, superset: Superset,
         if len(symbols) > 1:
             extras[atom] = tuple(atom_text(extra) for extra in symbols[1:])
     records = ground.rules
-    if demand:
+    if demand is not None:
         records, unconditional = _without_demand(records, texts, extras, magic)
         for atom in unconditional:
             own = texts.get(atom)

@@ -34,11 +34,12 @@ __all__ = ["DEMAND_RULES", "NARROW_RULES", "WHOLE_RULES", "InstantiatedGame",
 # instantiated instead, as the network does (hex: 637,303 gates whole, 91,838 narrow).
 # Both are the same game.
 WHOLE_RULES = 1_000_000
-# Where the whole program grows past WHOLE_RULES, the program by demand is tried next, up
-# to this many rules with a body: only the helper instances GDL's own relations can ask for
-# (merrills: 32.8 million rules whole, 317,295 by demand; see
-# Translation.demand_game_program). Past it, the narrow program.
-DEMAND_RULES = 2_000_000
+# Where the whole program grows past WHOLE_RULES, the programs by demand are tried next,
+# each up to this many rules with a body: only the helper instances GDL's own relations can
+# ask for (merrills: 32.8 million rules whole, 317,295 by demand; mummymaze1p: 222,215
+# rules and 7.6 million facts whole, 211,392 rules by demand; see
+# Translation.demand_game_programs). Past it, the narrow program.
+DEMAND_RULES = 500_000
 # Splitting can also multiply a program out (mummymaze1p's whole program has 222,215 rules
 # with a body and 7.6 million facts, its narrow one 23.8 million records): past this many
 # rules with a body, the whole program is ground after all.
@@ -211,11 +212,12 @@ def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
                                   keep_static=keep_static), "whole"
         except GroundingStopped:
             phase("grounding by demand")
-        try:
-            return ground_program(translation, superset, roles, max_rules=DEMAND_RULES,
-                                  keep_static=keep_static, demand=True), "demand"
-        except GroundingStopped:
-            pass
+        for demand in (0, 1):
+            try:
+                return ground_program(translation, superset, roles, max_rules=DEMAND_RULES,
+                                      keep_static=keep_static, demand=demand), "demand"
+            except GroundingStopped:
+                pass
     if split is not None:
         phase("grounding the narrow program")
         try:
