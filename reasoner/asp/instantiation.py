@@ -123,7 +123,7 @@ def ground_program(translation: Translation, superset: Superset,
     can be most of its text (ad_game_2x2: 358,596 facts beside 21,538 rules).
     :attr:`GroundProgram.static_facts` counts them.
 
-    With ``demand`` (0 or 1), that demand-driven game program is ground instead
+    With ``demand`` (an index), that demand-driven game program is ground instead
     (:attr:`Translation.demand_game_programs`): only the helper instances that GDL's own
     relations can ask for. What it writes is stripped of the demand: magic rules and magic
     literals go, adorned relations get their own names back, and the rules two adornments

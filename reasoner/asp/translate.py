@@ -27,7 +27,7 @@ from reasoner.asp.encoding import predicate_name, term_text
 from reasoner.gdl.collector import paused_collector
 from reasoner.gdl.components import depending_on, reached_from
 from reasoner.gdl.decompose import decompose_rules
-from reasoner.gdl.demand import adorned_relation, demand_rules
+from reasoner.gdl.demand import adorned_relation, demand_rules, is_adorned
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.syntax import (
     Atom,
@@ -235,7 +235,7 @@ class Translation:
         return tuple(programs)
 
     @cached_property
-    def demand_game_programs(self) -> tuple[str, str]:
+    def demand_game_programs(self) -> tuple[str, ...]:
         """The game program demand-driven, for an instantiation that does not fit whole:
         every relation of GDL's own (``legal``, ``next``, ``goal``, ...) asked in full, a
         helper relation only at the instances its callers can ask for (see
@@ -245,13 +245,18 @@ class Translation:
         constants only; merrills's piece count, asked with constants, passes its partial
         counts through every pit: 32.8 million rules in full, 3.5 million with every
         binding, 411,662 from constants. The instantiation strips the demand from what it
-        writes (see :func:`reasoner.asp.instantiation.ground_program`)."""
+        writes (see :func:`reasoner.asp.instantiation.ground_program`). A program that
+        demands nothing (no helper is called with a binding: gt_two_thirds_6p from
+        constants) is the whole program again, and is left out, as is a repeat."""
         heads = {flat.head.signature for flat in self.flats}
         queries = [sig for sig in GAME_QUERIES if sig in heads]
-        first, second = (_demand_program(demand_rules(
-            list(self.flats), queries=queries, base=_BASE, constants_only=constants_only))
-            for constants_only in (False, True))
-        return first, second
+        programs: dict[str, None] = {}
+        for constants_only in (False, True):
+            rules = demand_rules(list(self.flats), queries=queries, base=_BASE,
+                                 constants_only=constants_only)
+            if any(is_adorned(rule.head.name) for rule in rules):
+                programs[_demand_program(rules)] = None
+        return tuple(programs)
 
     @cached_property
     def _position_rules(self) -> list[Rule]:

@@ -212,7 +212,7 @@ def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
                                   keep_static=keep_static), "whole"
         except GroundingStopped:
             phase("grounding by demand")
-        for demand in (0, 1):
+        for demand in range(len(translation.demand_game_programs)):
             try:
                 return ground_program(translation, superset, roles, max_rules=DEMAND_RULES,
                                       keep_static=keep_static, demand=demand), "demand"
