@@ -165,7 +165,7 @@ def ground_program(translation: Translation, superset: Superset,
     for symbol in {symbol: None for symbol in ground.names.pop(0, [])
                    if not symbol.name.startswith("_") or symbol.name.startswith("_r_")}:
         name = relation_name(symbol.name)
-        if is_adorned(name) and _is_magic(name):
+        if _is_magic(name):
             continue
         if not keep_static and adorned_relation(name) not in GDL_KEYWORDS:
             static += 1
