@@ -96,6 +96,19 @@ def test_a_whole_program_too_large_is_instantiated_by_demand(
     _same_play(Game.from_gdl(text), Game.from_gdl(gdl), seed=7, playouts=4)
 
 
+def test_a_whole_program_of_too_many_facts_is_instantiated_by_demand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Facts do not count against the whole program's rule bound, but past a bound on
+    rules and facts together the program by demand is tried too (mummymaze1p's 7.6
+    million facts of static relations): tic-tac-toe with that bound forced low
+    instantiates by demand and plays like the source."""
+    monkeypatch.setattr(ground_game, "WHOLE_RECORDS", 10)
+    text = (ROOT / "games" / "tictactoe.kif").read_text()
+    found = instantiate(text)
+    assert found.statistics.program == "demand"
+    _same_play(Game.from_gdl(text), Game.from_gdl(found.gdl()), seed=8, playouts=3)
+
+
 STATE_ASKS_A_STATIC_HELPER = """
 (role p) (init (at 1)) (succ 1 2) (succ 2 3) (succ 3 4)
 (<= (ok ?x) (succ ?x ?y))

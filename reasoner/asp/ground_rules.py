@@ -134,10 +134,12 @@ class _Bounded(clingo.Observer):
 class _Observer(_Bounded):
     """Keeps the ground rules while clingo grounds, within a rule count and a deadline."""
 
-    def __init__(self, max_rules: float, deadline: float, bodied: bool = False) -> None:
+    def __init__(self, max_rules: float, deadline: float, bodied: bool = False,
+                 max_records: float = math.inf) -> None:
         super().__init__(max_rules, deadline)
         self.rules = RuleRecords()
         self._bodied = bodied
+        self._max_records = max_records
 
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
         if choice or not head:
@@ -146,14 +148,17 @@ class _Observer(_Bounded):
         rules.append(head, body)
         count = len(rules)
         self._check(rules.bodied_heads if self._bodied else count, count)
+        if count > self._max_records:
+            self._stop("size")
 
 
 class _NamingObserver(_Observer):
     """An observer that also hears of every output atom's symbols (clingo calls
     ``output_atom`` only on observers that define it: it costs a call per atom)."""
 
-    def __init__(self, max_rules: float, deadline: float, bodied: bool = False) -> None:
-        super().__init__(max_rules, deadline, bodied)
+    def __init__(self, max_rules: float, deadline: float, bodied: bool = False,
+                 max_records: float = math.inf) -> None:
+        super().__init__(max_rules, deadline, bodied, max_records)
         self.names: dict[int, list[Symbol]] = {}
 
     def output_atom(self, symbol: Symbol, atom: int) -> None:
@@ -216,7 +221,7 @@ class GroundRules:
 
 def ground_rules(program: str, *, max_rules: int | None = None,
                  deadline: float | None = None, names: bool = False,
-                 bodied: bool = False) -> GroundRules:
+                 bodied: bool = False, max_records: int | None = None) -> GroundRules:
     """Ground ``program`` (one ``base`` part) and record its rules.
 
     Args:
@@ -225,6 +230,8 @@ def ground_rules(program: str, *, max_rules: int | None = None,
             None: no deadline.
         names: Record every output atom's symbols (:attr:`GroundRules.names`).
         bodied: ``max_rules`` counts only the head atoms of rules with a body, not facts.
+        max_records: Stop once the ground program has more rules than this, facts
+            included (with ``bodied``, a second bound); None: no bound.
 
     Raises:
         GroundingStopped: a bound was hit.
@@ -232,7 +239,8 @@ def ground_rules(program: str, *, max_rules: int | None = None,
     """
     observer = (_NamingObserver if names else _Observer)(
         math.inf if max_rules is None else max_rules,
-        math.inf if deadline is None else deadline, bodied)
+        math.inf if deadline is None else deadline, bodied,
+        math.inf if max_records is None else max_records)
     return GroundRules(_grounded(program, observer), observer)
 
 

@@ -114,7 +114,8 @@ class GroundProgram(Collection[GroundRule]):
 
 def ground_program(translation: Translation, superset: Superset,
                    roles: Sequence[str], *, max_rules: int | None = None,
-                   keep_static: bool = False, demand: int | None = None) -> GroundProgram:
+                   keep_static: bool = False, demand: int | None = None,
+                   max_records: int | None = None) -> GroundProgram:
     """Ground the game program over the superset and return its rules as GDL.
 
     The facts of the game's own relations (``dist``, ``succ``, ``adjacent``: none of GDL's
@@ -132,7 +133,8 @@ def ground_program(translation: Translation, superset: Superset,
 
     Raises:
         GroundingStopped: the ground program grew past ``max_rules`` rules with a body
-            (facts are not counted: mummymaze1p's static relations make 7.6 million).
+            (facts are not counted: mummymaze1p's static relations make 7.6 million), or
+            past ``max_records`` rules and facts together.
     """
     start = time.perf_counter()
     externals = [f"#external true({f})." for f in superset.fluents]
@@ -140,7 +142,8 @@ def ground_program(translation: Translation, superset: Superset,
     program = translation.game_program if demand is None else \
         translation.demand_game_programs[demand]
     ground = ground_rules(program + "\n".join(externals) + "\n",
-                          max_rules=max_rules, names=True, bodied=True)
+                          max_rules=max_rules, names=True, bodied=True,
+                          max_records=max_records)
 
     terms: dict[Symbol, str] = {}  # argument terms repeat across atoms: convert once
 

@@ -23,7 +23,7 @@ from reasoner.gdl.validation import validate
 from reasoner.instantiate.gddl import GddlGame, to_gddl
 from reasoner.instantiate.inlining import inline_auxiliaries
 
-__all__ = ["DEMAND_RULES", "NARROW_RULES", "WHOLE_RULES", "InstantiatedGame",
+__all__ = ["DEMAND_RULES", "NARROW_RULES", "WHOLE_RECORDS", "WHOLE_RULES", "InstantiatedGame",
            "InstantiationStatistics", "description_gddl", "instantiate",
            "instantiate_description", "temporary_beside", "write_atomically"]
 
@@ -34,6 +34,11 @@ __all__ = ["DEMAND_RULES", "NARROW_RULES", "WHOLE_RULES", "InstantiatedGame",
 # instantiated instead, as the network does (hex: 637,303 gates whole, 91,838 narrow).
 # Both are the same game.
 WHOLE_RULES = 1_000_000
+# Facts are not counted against WHOLE_RULES, but past this many rules and facts together
+# the programs by demand are tried as well (mummymaze1p's whole program has 222,215 rules
+# and 7.6 million facts of its static relations, which took 62 s to instantiate; by
+# demand it has 211,392 rules and no such facts).
+WHOLE_RECORDS = 4_000_000
 # Where the whole program grows past WHOLE_RULES, the programs by demand are tried next,
 # each up to this many rules with a body: only the helper instances GDL's own relations can
 # ask for (merrills: 32.8 million rules whole, 317,295 by demand; mummymaze1p: 222,215
@@ -209,7 +214,7 @@ def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
     if not narrow:
         try:
             return ground_program(translation, superset, roles, max_rules=WHOLE_RULES,
-                                  keep_static=keep_static), "whole"
+                                  max_records=WHOLE_RECORDS, keep_static=keep_static), "whole"
         except GroundingStopped:
             phase("grounding by demand")
         for demand in range(len(translation.demand_game_programs)):
