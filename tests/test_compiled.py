@@ -24,6 +24,8 @@ from reasoner.engine.backend import build_machine
 from reasoner.errors import NoLegalMoveError, ResourceLimitError
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_gdl
+from reasoner.instantiate.ground_game import instantiate
+from reasoner.propnet.network import NetworkBounds
 from tests.conftest import GAMES, corpus_params
 from tests.test_position_backend import EXPLODING, SMALL_BOUNDS
 
@@ -334,6 +336,24 @@ def test_auto_compiles_a_game_too_large_to_ground_once() -> None:
     assert built.backend in ("compiled", "topdown") and built.network is None
     last = built.note.steps[-1]
     assert last.backend == built.backend and "walk" in last.reason
+
+
+def test_auto_does_not_compile_a_game_without_variables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An instantiated game whose network is over the bounds is answered by clingo without
+    generating code for it (a function per ground rule: merrills's instantiated game ran
+    past the compiler's memory bound after 127 s), and the note says why."""
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the compiled rules were built")
+
+    monkeypatch.setattr(backend, "_compiled", refused)
+    description = parse_gdl(instantiate((GAMES / "tictactoe.kif").read_text()).gdl())
+    translation = translate(description)
+    built = build_machine(translation, compute_superset(translation), description.roles,
+                          "auto", False, NetworkBounds(gates=10), description=description)
+    assert built.backend == "clingo" and built.network is None
+    last = built.note.steps[-1]
+    assert last.backend == "compiled" and "no variables" in last.reason
 
 
 @pytest.mark.usefixtures("without_c_compiler")

@@ -249,6 +249,14 @@ def build_machine(translation: Translation, superset: Superset, roles: Sequence[
     # The first query surfaces rules that are unstratified on the ground level at load.
     machine.info(machine.init_bits)
     if backend == Backend.AUTO and description is not None:
+        if translation.ground:
+            # Compiled rules evaluate a position without grounding the game; a game without
+            # variables is ground already, and its code would be a function per ground rule
+            # (merrills's instantiated game, 317,295 rules: past the compiler's memory
+            # bound after 127 s).
+            return BuiltMachine(machine, Backend.CLINGO, note.then(ReasonStep(
+                "compiled", "the game has no variables: it is ground already",
+                "clingo answers")), network_ms)
         return _faster_of_clingo_and_compiled(machine, description, superset, roles, note,
                                               network_ms)
     return BuiltMachine(machine, Backend.CLINGO, note, network_ms)
