@@ -169,9 +169,6 @@ def _player(args: argparse.Namespace) -> int:
         if service is not None:
             service.close()
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
-    host, port = server.server_address[:2]
-    logging.getLogger("gdl-reasoner.player").info(
-        "player %s (%s) listening on %s:%s", args.name, args.strategy, host, port)
     stopped = threading.Event()
     received: list[str] = []
 
@@ -179,8 +176,13 @@ def _player(args: argparse.Namespace) -> int:
         received.append(signal.Signals(signum).name)
         stopped.set()
 
+    # Before the line that says it listens: the server already answers, and a SIGTERM
+    # right after that line must find the handler (it killed the process on a busy machine).
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
+    host, port = server.server_address[:2]
+    logging.getLogger("gdl-reasoner.player").info(
+        "player %s (%s) listening on %s:%s", args.name, args.strategy, host, port)
     stopped.wait()
     server.shutdown()
     server.server_close()

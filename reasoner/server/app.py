@@ -281,11 +281,6 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
     for_serving()
     server, bound, registry = create_server(f"{host}:{port}", reuse_port=processes > 1,
                                             **options)
-    log.info("gdl-reasoner listening on %s:%d with %d games loaded (%s)", host, bound,
-             len(registry.ids()), _security(options))
-    context = multiprocessing.get_context("spawn")
-    address = f"{host}:{bound}"
-    replicas = [_Replica(context, address, options) for _ in range(processes - 1)]
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -293,8 +288,15 @@ def serve(host: str = "127.0.0.1", port: int = 50051, *, processes: int = 1,
         log.info("received %s, shutting down", signal.Signals(signum).name)
         stopping.set()
 
+    # Before the line that says it listens: the server already answers, and a signal right
+    # after that line must find the handler.
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    log.info("gdl-reasoner listening on %s:%d with %d games loaded (%s)", host, bound,
+             len(registry.ids()), _security(options))
+    context = multiprocessing.get_context("spawn")
+    address = f"{host}:{bound}"
+    replicas = [_Replica(context, address, options) for _ in range(processes - 1)]
     failure: ReplicaFailure | None = None
     restarts: list[float] = []
     while not stopping.wait(0.5 if replicas else None):
