@@ -653,7 +653,8 @@ def _percept_source(machine: StateMachine, translation: Translation | None, supe
         return None
     if isinstance(machine, NativeMachine):
         return machine.percepts()
-    return PerceptOracle(translation or translate(description), superset, description.roles)
+    assert translation is not None, "_loaded translates where an oracle reads the rules"
+    return PerceptOracle(translation, superset, description.roles)
 
 
 @dataclass(frozen=True)
@@ -732,6 +733,10 @@ def _loaded(description: GameDescription, strict: bool, backend: Backend,
                 bounds=network_bounds, description=description)
         except GoalValueError as error:
             raise located_goal_value(description, error) from None
+    if translation is None and description.is_gdl2 and \
+            not isinstance(built.machine, NativeMachine):
+        # The percept oracle reads the rules: made once here, and kept for Game.translation.
+        translation = translate(description)
     percepts = _percept_source(built.machine, translation, superset, description)
     t5 = time.perf_counter()
     return _Loaded(tuple(map(str, found)), translation, rules, superset, built,
