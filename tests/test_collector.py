@@ -78,3 +78,45 @@ def test_a_validation_error_leaves_the_collector_running(collecting: None) -> No
     with pytest.raises(GdlValidationError):
         validate(parse_game("(role robot) (<= (goal robot ?x) (true done))"))
     assert gc.isenabled()
+
+
+def test_a_pause_that_keeps_many_objects_freezes_them(collecting: None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Objects kept past the bound during a pause are moved out of the collector's sight
+    when it ends (its next collections would walk every one of them)."""
+    import reasoner.gdl.collector as collector
+
+    monkeypatch.setattr(collector, "FREEZE_AFTER", 1000)
+    gc.collect()
+    before = gc.get_freeze_count()
+    try:
+        with paused_collector():
+            kept = [[index] for index in range(5000)]
+        assert gc.get_freeze_count() >= before + len(kept)
+    finally:
+        gc.unfreeze()
+
+
+def test_a_small_pause_freezes_nothing(collecting: None) -> None:
+    """A pause that keeps a game's worth of objects leaves them to the collector."""
+    gc.collect()
+    before = gc.get_freeze_count()
+    with paused_collector():
+        parse_game((GAMES / "tictactoe.kif").read_text())
+    assert gc.get_freeze_count() == before
+
+
+def test_a_pause_ended_by_an_error_freezes_nothing(collecting: None,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pause that ends with an exception freezes nothing: its traceback is a cycle that
+    may hold the half-built tree."""
+    import reasoner.gdl.collector as collector
+
+    monkeypatch.setattr(collector, "FREEZE_AFTER", 1000)
+    gc.collect()
+    before = gc.get_freeze_count()
+    with pytest.raises(ValueError), paused_collector():
+        kept = [[index] for index in range(5000)]
+        raise ValueError(len(kept))
+    assert gc.get_freeze_count() == before
+    assert gc.isenabled()
