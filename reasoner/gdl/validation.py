@@ -97,26 +97,6 @@ def _error(rule: Rule, message: str, cls: type[GdlValidationError] = GdlValidati
                reason=reason, symbols=symbols)
 
 
-def _terms(term: Term) -> Iterator[Function]:
-    if isinstance(term, Function):
-        yield term
-        for arg in term.args:
-            yield from _terms(arg)
-
-
-def _literal_terms(literal: Literal) -> Iterator[Term]:
-    if isinstance(literal, Atom):
-        yield from literal.args
-    elif isinstance(literal, Not):
-        yield from _literal_terms(literal.literal)
-    elif isinstance(literal, Distinct):
-        yield literal.left
-        yield literal.right
-    else:
-        for disjunct in literal.disjuncts:
-            yield from _literal_terms(disjunct)
-
-
 def _is_keyword(atom: Atom) -> bool:
     """A GDL keyword used with its own arity (lenient reading lets e.g. a binary ``next``
     stand as an ordinary relation)."""
@@ -154,48 +134,56 @@ def _check_keywords(rule: Rule, strict: bool, warnings: list[Warning],
                          reason="head-only", symbols=(atom.name,))
 
 
-def _names(term: Term) -> Iterator[Constant | Function]:
-    """Every constant and function term inside a term, outermost first."""
-    if isinstance(term, Function):
-        yield term
-        for arg in term.args:
-            yield from _names(arg)
-    elif isinstance(term, Constant):
-        yield term
+def _holders(literal: Literal) -> Iterator[tuple[Atom | Distinct, tuple[Term, ...]]]:
+    """The atoms and ``distinct`` literals of a literal, each with its argument terms."""
+    if isinstance(literal, Atom):
+        yield literal, literal.args
+    elif isinstance(literal, Distinct):
+        yield literal, (literal.left, literal.right)
+    elif isinstance(literal, Not):
+        yield from _holders(literal.literal)
+    else:
+        for disjunct in literal.disjuncts:
+            yield from _holders(disjunct)
 
 
-def _check_term_names(rule: Rule, strict: bool, warnings: list[Warning],
-                      reported: set[str]) -> None:
-    """Keywords' names inside terms: function symbols (or constants), with a warning once
-    per name; connectives are refused there when strict."""
-    def holders(literal: Literal) -> Iterator[tuple[Atom | Distinct, tuple[Term, ...]]]:
-        if isinstance(literal, Atom):
-            yield literal, literal.args
-        elif isinstance(literal, Distinct):
-            yield literal, (literal.left, literal.right)
-        elif isinstance(literal, Not):
-            yield from holders(literal.literal)
-        else:
-            for disjunct in literal.disjuncts:
-                yield from holders(disjunct)
-
-    for atom, args in itertools.chain(holders(rule.head), *map(holders, rule.body)):
-        for arg in args:
-            for term in _names(arg):
+def _check_terms(rule: Rule, strict: bool, warnings: list[Warning], reported: set[str],
+                 arities: _Arities) -> bool:
+    """Walk every term of the rule once (each term outermost first): keywords' names
+    inside terms are function symbols (or constants), with a warning once per name, and
+    connectives are refused there when strict; then the arities of its relations and
+    function symbols are seen. Whether the rule has a variable."""
+    variables = False
+    functions: list[Function] = []
+    for atom, args in itertools.chain(_holders(rule.head), *map(_holders, rule.body)):
+        stack = list(reversed(args))
+        while stack:
+            term = stack.pop()
+            if type(term) is Function:
+                functions.append(term)
+                stack.extend(reversed(term.args))
                 name = term.name
-                if name not in _CONNECTIVES and (isinstance(term, Constant)
-                                                 or name not in GDL_KEYWORDS):
+                if name not in _CONNECTIVES and name not in GDL_KEYWORDS:
                     continue
-                what = "a function symbol" if isinstance(term, Function) else "a constant"
-                if strict and name in _CONNECTIVES:
-                    raise _error(rule, f"the connective '{name}' is used as {what} in {atom} "
-                                 "(refused when reading strictly)", reason="connective",
-                                 symbols=(name,))
-                if name not in reported:
-                    reported.add(name)
-                    warnings.append(Warning(
-                        f"read '{name}' in {atom} as {what} (a keyword's name inside a term "
-                        "is data, not a literal)", atom.pos if atom.pos.line else rule.pos))
+            elif type(term) is Constant:
+                name = term.name
+                if name not in _CONNECTIVES:
+                    continue
+            else:
+                variables = True
+                continue
+            what = "a function symbol" if isinstance(term, Function) else "a constant"
+            if strict and name in _CONNECTIVES:
+                raise _error(rule, f"the connective '{name}' is used as {what} in {atom} "
+                             "(refused when reading strictly)", reason="connective",
+                             symbols=(name,))
+            if name not in reported:
+                reported.add(name)
+                warnings.append(Warning(
+                    f"read '{name}' in {atom} as {what} (a keyword's name inside a term "
+                    "is data, not a literal)", atom.pos if atom.pos.line else rule.pos))
+    arities.rule(rule, functions)
+    return variables
 
 
 def _check_goal_value(rule: Rule) -> None:
@@ -278,18 +266,16 @@ class _Arities:
                     f"but with {seen[0]} in the rule at {seen[1].pos}; read as different "
                     f"symbols, {kind}s {name}/{seen[0]} and {name}/{arity}", rule.pos))
 
-    def rule(self, rule: Rule) -> None:
+    def rule(self, rule: Rule, functions: Iterable[Function]) -> None:
+        """See the rule's relations, then its function terms ``functions`` (in the order
+        they occur)."""
         atoms = [rule.head]
         for literal in rule.body:
             atoms.extend(atom for atom, _ in literal_atoms(literal))
         for atom in atoms:
             self._see(self.relations, atom.name, atom.arity, rule, "relation")
-        terms = list(rule.head.args)
-        for literal in rule.body:
-            terms.extend(_literal_terms(literal))
-        for term in terms:
-            for function in _terms(term):
-                self._see(self.functions, function.name, len(function.args), rule, "function")
+        for function in functions:
+            self._see(self.functions, function.name, len(function.args), rule, "function")
 
 
 def _reaches(graph: dict[Signature, set[Signature]], start: Signature) -> set[Signature]:
@@ -301,6 +287,15 @@ def _reaches(graph: dict[Signature, set[Signature]], start: Signature) -> set[Si
                 seen.add(child)
                 todo.append(child)
     return seen
+
+
+def _reached(graph: dict[Signature, set[Signature]], start: Signature,
+             known: dict[Signature, set[Signature]]) -> set[Signature]:
+    """:func:`_reaches`, each start's answer kept in ``known``."""
+    found = known.get(start)
+    if found is None:
+        found = known[start] = _reaches(graph, start)
+    return found
 
 
 def validate(game: GameDescription, *, strict: bool = False) -> list[Warning]:
@@ -338,8 +333,7 @@ def _validated(game: GameDescription, strict: bool) -> list[Warning]:
         warnings.append(Warning(reading.message, reading.rule.pos))
     for rule in game.rules:
         _check_keywords(rule, strict, warnings, reported)
-        _check_term_names(rule, strict, warnings, reported_names)
-        arities.rule(rule)
+        variables = _check_terms(rule, strict, warnings, reported_names, arities)
         _check_goal_value(rule)
         if rule.head.name == "role" and _is_keyword(rule.head):
             roles.append(rule)
@@ -350,6 +344,8 @@ def _validated(game: GameDescription, strict: bool) -> list[Warning]:
                 graph[head].add(atom.signature)
                 if negative:
                     negative_edges.append((head, atom.signature, rule))
+        if not variables:
+            continue  # safe, and within the recursion restriction, as it stands
         for flat in flat_rules(rule):
             _check_safety(rule, flat)
             flats.append((rule, flat))
@@ -408,12 +404,13 @@ def _validated(game: GameDescription, strict: bool) -> list[Warning]:
                                  symbols=(rule.head.name, sorted(bad)[0]))
 
     # The recursion restriction (Love et al. 2008, Def. 4): it keeps the grounding finite.
+    reaching: dict[Signature, set[Signature]] = {}
     for rule, flat in flats:
         head = flat.head.signature
         comp = component.get(head)
         positive = [lit for lit in flat.body if isinstance(lit, Atom)]
         recursive = [a for a in positive if component.get(a.signature) == comp
-                     and _reaches(graph, a.signature) & {head}]
+                     and head in _reached(graph, a.signature, reaching)]
         if not recursive:
             continue
         allowed = {v.name for v in literal_variables(flat.head)}
