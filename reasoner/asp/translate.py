@@ -115,6 +115,21 @@ def _rule_text(rule: Rule, rename: dict[Signature, str] | None = None,
     return head + " :- " + ", ".join(literals) + "."
 
 
+def _ground_rule_texts(rule: Rule) -> tuple[str, str]:
+    """A rule without variables in ASP, as :func:`_rule_text` writes it, and without its
+    negative relational literals (``drop_negative``)."""
+    head = _atom_text(rule.head)
+    if not rule.body:
+        return head + ".", head + "."
+    texts = [_literal_text(lit) for lit in rule.body]
+    game = head + " :- " + ", ".join(texts) + "."
+    kept = [text for lit, text in zip(rule.body, texts, strict=True)
+            if not (isinstance(lit, Not) and isinstance(lit.literal, Atom))]
+    if len(kept) == len(texts):
+        return game, game
+    return game, head + "." if not kept else head + " :- " + ", ".join(kept) + "."
+
+
 def _comment(rule: Rule) -> str:
     # One line: GDL tokens never contain line breaks, so the comment cannot end early, and
     # it starts "% " so that it is never read as a block comment.
@@ -436,12 +451,21 @@ def _texts(flats: list[Rule], relaxed_everything: bool, count_instances: bool,
         game_counter = len(counted) if count_instances else None
         if count_instances:
             counted.append(flat.head.signature)
-        game_lines += [comment, _rule_text(flat, counter=game_counter, ground=ground)]
-        if flat.head.signature in relaxed_needed:
-            counter = len(counted) if count_instances else None
-            relaxed_lines += [comment, _rule_text(flat, drop_negative=True, counter=counter,
-                                                    ground=ground)]
-            counted.append(flat.head.signature)
+        relaxed = flat.head.signature in relaxed_needed
+        if ground and not count_instances:
+            # Each literal spelled once for both programs (merrills's instantiated game,
+            # 317,348 rules: 13.8 s of translation to 10.2 s).
+            game_text, relaxed_text = _ground_rule_texts(flat)
+            game_lines += [comment, game_text]
+            if relaxed:
+                relaxed_lines += [comment, relaxed_text]
+        else:
+            game_lines += [comment, _rule_text(flat, counter=game_counter, ground=ground)]
+            if relaxed:
+                counter = len(counted) if count_instances else None
+                relaxed_lines += [comment, _rule_text(flat, drop_negative=True,
+                                                        counter=counter, ground=ground)]
+                counted.append(flat.head.signature)
         if flat.head.signature in table_needed:
             relaxed_flats.append(_positive(table_flat, static))
         if flat.head.signature in copied:
