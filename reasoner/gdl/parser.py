@@ -22,6 +22,12 @@ Two readings of what old or foreign files write, both unambiguous:
   :attr:`~reasoner.gdl.syntax.GameDescription.readings`, which validation reports as a
   warning (or refuses, when strict).
 
+Two readings of the same text give the same tree. Well-formed ASCII text (almost every
+file, and every instantiated game this project writes) is read in one pass, each list built
+into its term, atom, literal or rule as it closes; anything else goes through a tree of
+S-expressions first, which is where every syntax error is found and reported with its line
+and column. The one pass only leaves text to the other, never reports an error itself.
+
 >>> term = parse_term("(Mark 1 ?X)")
 >>> term
 Function(name='mark', args=(Constant(name='1'), Variable(name='x')))
