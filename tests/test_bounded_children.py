@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoner.engine.limits import BoundedCrash, Limits, run_bounded
+from reasoner.engine.limits import BoundedCrash, BoundedWork, Limits, run_bounded
 from reasoner.errors import ResourceLimitError
 from tests.conftest import ROOT
 
@@ -134,6 +134,63 @@ def test_the_swipl_child_dies_with_its_owner_and_leaves_no_files(tmp_path: Path)
 def test_bounded_work_still_answers() -> None:
     """The child's watch on its owner does not disturb an ordinary answer."""
     assert run_bounded(sum, ([1, 2, 3],), Limits(seconds=30, memory_mb=512)) == 6
+
+
+def _mark_then_answer(path: str, answer: int) -> int:
+    """Write this process's id to ``path``, then answer."""
+    Path(path).write_text(str(os.getpid()))
+    return answer
+
+
+def _mark_then_sleep(path: str) -> None:
+    """Write this process's id to ``path``, then sleep for ten minutes."""
+    Path(path).write_text(str(os.getpid()))
+    time.sleep(600)
+
+
+def _appears_within(path: Path, seconds: float) -> bool:
+    """Whether ``path`` holds text within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (path.exists() and path.read_text()):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_bounded_work_runs_while_its_owner_works(tmp_path: Path) -> None:
+    """Bounded work started as BoundedWork runs before its owner asks for the answer (here
+    the owner waits for the child's mark first), and the answer then arrives."""
+    mark = tmp_path / "mark"
+    with BoundedWork(_mark_then_answer, (str(mark), 42),
+                     Limits(seconds=30, memory_mb=512)) as work:
+        assert _appears_within(mark, 20)
+        assert work.result() == 42
+
+
+def test_bounded_work_left_unasked_ends_its_child(tmp_path: Path) -> None:
+    """Leaving BoundedWork without asking for its answer (the owner's own work failed)
+    ends the child at once, and the owner's error is the one raised."""
+    mark = tmp_path / "mark"
+    limits = Limits(seconds=600, memory_mb=512)
+    with pytest.raises(ValueError, match="the owner's"), \
+            BoundedWork(_mark_then_sleep, (str(mark),), limits):
+        assert _appears_within(mark, 20)
+        raise ValueError("the owner's")
+    assert _ends_within(int(mark.read_text()), 5)
+
+
+def test_bounded_work_s_time_bound_counts_from_its_start(tmp_path: Path) -> None:
+    """The time bound of BoundedWork counts from the child's start, not from the question:
+    an owner that worked past it gets the time bound's ResourceLimitError when it asks."""
+    mark = tmp_path / "mark"
+    with BoundedWork(_mark_then_sleep, (str(mark),), Limits(seconds=1, memory_mb=512)) as work:
+        assert _appears_within(mark, 20)
+        time.sleep(1.2)  # the owner's own work, past the bound
+        with pytest.raises(ResourceLimitError, match="time bound of 1 s") as caught:
+            work.result(check=lambda: pytest.fail("asked after the bound"))
+    assert caught.value.bound == "time"
+    assert _ends_within(int(mark.read_text()), 5)
 
 
 def _many_bytes(count: int) -> bytes:

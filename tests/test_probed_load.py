@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import clingo
 import pytest
@@ -72,6 +73,35 @@ def test_a_bounded_load_translates_in_the_parent_only_when_asked(
     assert game.statistics.rules == plain.statistics.rules > 0
 
 
+def test_a_bounded_load_validates_once_in_the_parent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent validates the rules once (while its child loads them), not again when
+    it builds the game; the warnings are an unbounded load's."""
+    from reasoner.engine import game as game_module
+
+    validations = _counting(monkeypatch, game_module, "validate")
+    text = (bundled("breakthrough") + "\n(<= (twice ?x) (true (cellholder ?x ?x ?x)))"
+            "\n(<= (twice ?x ?y) (true (cellholder ?x ?y ?y)))\n")  # two arities: a warning
+    game = Game.from_gdl(text, limits=LIMITS)
+    assert validations == [os.getpid()]
+    assert len(game.warnings) == 1 and game.warnings == Game.from_gdl(text).warnings
+
+
+def test_a_bounded_load_of_invalid_rules_names_the_rule() -> None:
+    """Invalid rules loaded with bounds are refused as an unbounded load refuses them
+    (the parent finds it while the child works), naming the rule's line."""
+    from reasoner.errors import GdlValidationError
+
+    text = bundled("tictactoe") + "\n(<= (bad ?x) (true (cell ?y 1 b)))\n"
+    with pytest.raises(GdlValidationError) as unbounded:
+        Game.from_gdl(text)
+    with pytest.raises(GdlValidationError) as bounded:
+        Game.from_gdl(text, limits=LIMITS)
+    assert str(bounded.value) == str(unbounded.value)
+    line = text.splitlines().index("(<= (bad ?x) (true (cell ?y 1 b)))") + 1
+    assert str(bounded.value).startswith(f"line {line}, column 1: unsafe rule")
+
+
 def test_a_bounded_load_plays_as_an_unbounded_one() -> None:
     """The game loaded from the child's superset and network has the same tables and
     answers the same states as one loaded here from scratch, along a seeded walk."""
@@ -123,3 +153,77 @@ def test_a_portable_superset_comes_back_in_its_order() -> None:
     again = found.portable().superset()
     assert again == found
     assert isinstance(again, superset_module.Superset)
+
+
+def _long(text: str) -> str:
+    """``text`` after a comment that makes it longer than the registry reads before it
+    starts the bounded load (see READ_BESIDE_THE_CHILD)."""
+    from reasoner.server.registry import READ_BESIDE_THE_CHILD
+
+    return ";" + "x" * READ_BESIDE_THE_CHILD + "\n" + text
+
+
+def test_a_long_text_loads_in_the_registry_as_its_short_form() -> None:
+    """A text long enough to be read while its bounded child loads it gives the game its
+    short form gives: the same id, found loaded afterwards, and the same moves."""
+    from reasoner.server.registry import GameRegistry
+
+    registry = GameRegistry(limits=LIMITS)
+    loaded, already = registry.load(_long(bundled("tictactoe")))
+    assert not already
+    short, found = registry.load(bundled("tictactoe"))
+    assert found and short.id == loaded.id
+    game = loaded.game
+    assert len(game.legal_moves(game.initial_state, "xplayer")) == 9
+
+
+def test_a_long_text_of_a_loaded_game_is_found_loaded() -> None:
+    """A long text whose game is loaded already under another spelling is found loaded
+    (the child started beside its reading is stopped), and the registry holds one game."""
+    from reasoner.server.registry import GameRegistry
+
+    registry = GameRegistry(limits=LIMITS)
+    first, _ = registry.load(bundled("connectfour"))
+    again, found = registry.load(_long(bundled("connectfour")))
+    assert found and again.id == first.id
+    assert registry.ids() == [first.id]
+
+
+def test_a_long_malformed_text_names_its_line_and_column() -> None:
+    """A long malformed text is refused by the registry with the GdlSyntaxError that names
+    its line and column, and leaves nothing loaded."""
+    from reasoner.errors import GdlSyntaxError
+    from reasoner.server.registry import GameRegistry
+
+    registry = GameRegistry(limits=LIMITS)
+    with pytest.raises(GdlSyntaxError, match=r"^line 3, column 1: '\(' is never closed"):
+        registry.load(_long("(role x)\n(init (p)\n"))
+    assert registry.ids() == []
+
+
+@pytest.mark.parametrize(("long", "order"), [(True, ["child", "read"]),
+                                             (False, ["read", "child"])])
+def test_the_registry_starts_a_long_text_s_load_before_reading_it(
+        monkeypatch: pytest.MonkeyPatch, long: bool, order: list[str]) -> None:
+    """The registry starts a long text's bounded load before it reads the text itself, so
+    that both run at once; a short text it reads first, and starts the load after."""
+    from reasoner.server import registry as registry_module
+
+    events: list[str] = []
+    from reasoner.engine.limits import BoundedWork as real_work
+
+    real_parse = parse_gdl
+
+    def work(*args: Any, **kwargs: Any) -> Any:
+        events.append("child")
+        return real_work(*args, **kwargs)
+
+    def parse(*args: Any, **kwargs: Any) -> Any:
+        events.append("read")
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(registry_module, "BoundedWork", work)
+    monkeypatch.setattr(registry_module, "parse_gdl", parse)
+    text = bundled("tictactoe")
+    registry_module.GameRegistry(limits=LIMITS).load(_long(text) if long else text)
+    assert events == order

@@ -29,7 +29,7 @@ from reasoner.engine.backend import (
     network_machine,
 )
 from reasoner.engine.information_set import Turn, sample_information_set
-from reasoner.engine.limits import Limits, run_bounded
+from reasoner.engine.limits import BoundedWork, Limits
 from reasoner.errors import (
     GdlSyntaxError,
     GoalError,
@@ -42,10 +42,11 @@ from reasoner.gdl.collector import paused_collector
 from reasoner.gdl.parser import parse_gdl, parse_term
 from reasoner.gdl.syntax import RANDOM_ROLE, GameDescription
 from reasoner.gdl.validation import UNSTRATIFIED_RELATIONS, located_goal_value, validate
+from reasoner.gdl.validation import Warning as RuleWarning
 from reasoner.propnet.native import NativeMachine
 from reasoner.propnet.network import Network, NetworkBounds, NetworkSize
 
-__all__ = ["Game", "LoadStatistics", "ProbedLoad"]
+__all__ = ["Game", "LoadStatistics", "ProbedLoad", "ValidatedRules", "validate_rules"]
 
 # The most steps a playout may take: the kernel counts them in a C int.
 _MOST_STEPS = 2**31 - 1
@@ -197,36 +198,51 @@ class Game:
             ValueError: an unknown backend.
         """
         backend = check_backend(backend)
-        probed: ProbedLoad | None = None
-        if limits is not None:
+        if limits is None:
+            t0 = time.perf_counter()
+            description = parse_gdl(text, case_sensitive=case_sensitive)
+            return cls.from_description(description, case_sensitive=case_sensitive,
+                                        strict=strict,
+                                        parse_ms=(time.perf_counter() - t0) * 1e3,
+                                        backend=backend)
+        # The child loads the game, grounding and all; meanwhile this process reads and
+        # validates the rules, which it needs whatever the child sends back (merrills's
+        # instantiated game: 13 s of a 51 s check that did them after the child).
+        with BoundedWork(probe_load, (text, case_sensitive, strict, backend),
+                         limits) as work:
+            t0 = time.perf_counter()
+            with paused_collector():
+                description = parse_gdl(text, case_sensitive=case_sensitive)
+            parse_ms = (time.perf_counter() - t0) * 1e3
+            validated = validate_rules(description, strict)
             try:
-                probed = run_bounded(probe_load, (text, case_sensitive, strict, backend),
-                                     limits)
+                probed = work.result()
             except ResourceLimitError as error:
                 from reasoner.engine.overrun import explain_overrun
 
                 raise explain_overrun(error, text, limits,
                                       case_sensitive=case_sensitive) from None
-        t0 = time.perf_counter()
-        description = parse_gdl(text, case_sensitive=case_sensitive)
         return cls.from_description(description, case_sensitive=case_sensitive, strict=strict,
-                                    parse_ms=(time.perf_counter() - t0) * 1e3,
-                                    backend=backend, probed=probed)
+                                    parse_ms=parse_ms, backend=backend, probed=probed,
+                                    validated=validated)
 
     @classmethod
     def from_description(cls, description: GameDescription, *, case_sensitive: bool = False,
                          strict: bool = False, parse_ms: float = 0.0,
                          backend: Backend | str = Backend.AUTO,
                          network_bounds: NetworkBounds | None = None,
-                         probed: ProbedLoad | None = None) -> Game:
+                         probed: ProbedLoad | None = None,
+                         validated: ValidatedRules | None = None) -> Game:
         """Validate, translate and ground an already parsed game (see :meth:`from_gdl`);
         ``network_bounds`` replace the network's own bounds ("propnet") or auto's
         (:data:`reasoner.engine.backend.AUTO_BOUNDS`). ``probed``: the same load done in a
         bounded child (with the same backend and reading); its superset and network are
         taken instead of grounding again, and where "auto" settled there for a backend
         without a network, this load takes it straight away and keeps the child's
-        reason."""
-        loaded = _load(description, strict, check_backend(backend), network_bounds, probed)
+        reason. ``validated``: :func:`validate_rules` of this description with the same
+        ``strict``, done already (while the child worked), and not done again."""
+        loaded = _load(description, strict, check_backend(backend), network_bounds, probed,
+                       validated)
         return cls(description, loaded.translation, loaded.built.machine, loaded.warnings,
                    loaded.statistics(parse_ms, probed), case_sensitive, loaded.percepts)
 
@@ -690,21 +706,48 @@ class _Loaded:
             network=network.size if network is not None else None)
 
 
+@dataclass(frozen=True)
+class ValidatedRules:
+    """What validating a game's rules found (see :func:`validate_rules`)."""
+
+    warnings: tuple[RuleWarning, ...]
+    strict: bool
+    milliseconds: float
+
+
+def validate_rules(description: GameDescription, strict: bool) -> ValidatedRules:
+    """Validate the rules ahead of their load (while a bounded child loads them), for
+    :meth:`Game.from_description`'s ``validated``.
+
+    Raises:
+        GdlValidationError: invalid GDL, naming the rule.
+    """
+    t0 = time.perf_counter()
+    with paused_collector():
+        found = validate(description, strict=strict)
+    return ValidatedRules(tuple(found), strict, (time.perf_counter() - t0) * 1e3)
+
+
 def _load(description: GameDescription, strict: bool, backend: Backend,
-          network_bounds: NetworkBounds | None, probed: ProbedLoad | None) -> _Loaded:
+          network_bounds: NetworkBounds | None, probed: ProbedLoad | None,
+          validated: ValidatedRules | None = None) -> _Loaded:
     """Validate, translate and ground (see :meth:`Game.from_description`)."""
+    if validated is None:
+        validated = validate_rules(description, strict)
+    elif validated.strict != strict:
+        raise ValueError("the rules were validated with another strictness")
     # A load makes millions of objects without cycles, most of them kept: the cyclic
     # collector, left on between the phases that pause it themselves, walked them all again
     # (atariGo_7x7's instantiated game: a bounded load 31.3 s, 21.6 s with it paused).
     with paused_collector():
-        return _loaded(description, strict, backend, network_bounds, probed)
+        return _loaded(description, backend, network_bounds, probed, validated)
 
 
-def _loaded(description: GameDescription, strict: bool, backend: Backend,
-            network_bounds: NetworkBounds | None, probed: ProbedLoad | None) -> _Loaded:
+def _loaded(description: GameDescription, backend: Backend,
+            network_bounds: NetworkBounds | None, probed: ProbedLoad | None,
+            validated: ValidatedRules) -> _Loaded:
     """:func:`_load`'s work."""
-    t1 = time.perf_counter()
-    found = validate(description, strict=strict)
+    found = validated.warnings
     t2 = time.perf_counter()
     built = _probed_machine(probed, backend) if probed else None
     translation: Translation | None = None
@@ -740,7 +783,7 @@ def _loaded(description: GameDescription, strict: bool, backend: Backend,
     percepts = _percept_source(built.machine, translation, superset, description)
     t5 = time.perf_counter()
     return _Loaded(tuple(map(str, found)), translation, rules, superset, built,
-                   ((t2 - t1) * 1e3, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3),
+                   (validated.milliseconds, (t3 - t2) * 1e3, (t4 - t3) * 1e3, (t5 - t4) * 1e3),
                    percepts)
 
 

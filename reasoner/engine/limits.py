@@ -2,7 +2,8 @@
 
 clingo's grounder cannot be interrupted from Python, so bounded work runs in a forked child
 process with an address-space limit; the parent waits for its answer until the time bound and
-kills it afterwards. Errors the child raises on purpose (:class:`ReasonerError`) come back
+kills it afterwards (:class:`BoundedWork` lets the parent do its own work meanwhile).
+Errors the child raises on purpose (:class:`ReasonerError`) come back
 as themselves; running out of either bound becomes :class:`ResourceLimitError` naming it.
 """
 
@@ -21,11 +22,11 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from reasoner.errors import ReasonerError, ResourceLimitError, seconds_text
 
-__all__ = ["Limits", "die_with_parent", "fork_from_server", "run_bounded"]
+__all__ = ["BoundedWork", "Limits", "die_with_parent", "fork_from_server", "run_bounded"]
 
 T = TypeVar("T")
 
@@ -210,24 +211,84 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
     """
     if limits is None:
         return func(*args)
-    start_method = _start_method or limits.start_method
-    if start_method == "fork" and _too_large_to_fork(limits.memory_mb):
-        start_method = "forkserver"
-    context: Any = multiprocessing.get_context(start_method)
-    if start_method == "forkserver":
-        # Preload the reasoner, not __main__: a script that starts a server without an
-        # `if __name__ == "__main__"` guard must not be run again in the fork server.
-        context.set_forkserver_preload(["reasoner.engine.game", "reasoner.server.registry"])
-    receiver, sender = context.Pipe(duplex=False)
-    alive, alive_here = context.Pipe(duplex=False)  # this process alone writes to it
-    process = context.Process(target=_child, args=(sender, alive, alive_here,
-                                                   limits.memory_mb, limits.seconds, func,
-                                                   args, max_answer_bytes), daemon=True)
-    process.start()
-    sender.close()
-    alive.close()
-    try:
-        deadline = time.monotonic() + limits.seconds
+    with BoundedWork(func, args, limits, max_answer_bytes) as work:
+        return work.result(check)
+
+
+class BoundedWork(Generic[T]):
+    """``func(*args)`` started in a bounded child (see :func:`run_bounded`), so that this
+    process can do work of its own before it asks for the answer: a load reads the rules
+    here while its child grounds them. The time bound counts from the start. Used as a
+    context manager, the child is killed on leaving it, whether or not its answer was
+    asked for (the work here failed, say)."""
+
+    def __init__(self, func: Callable[..., T], args: tuple[Any, ...], limits: Limits,
+                 max_answer_bytes: int | None = None) -> None:
+        start_method = _start_method or limits.start_method
+        if start_method == "fork" and _too_large_to_fork(limits.memory_mb):
+            start_method = "forkserver"
+        context: Any = multiprocessing.get_context(start_method)
+        if start_method == "forkserver":
+            # Preload the reasoner, not __main__: a script that starts a server without an
+            # `if __name__ == "__main__"` guard must not be run again in the fork server.
+            context.set_forkserver_preload(["reasoner.engine.game", "reasoner.server.registry"])
+        self._limits = limits
+        self._receiver, sender = context.Pipe(duplex=False)
+        alive, self._alive_here = context.Pipe(duplex=False)  # this process alone writes
+        self._process = context.Process(target=_child, args=(sender, alive, self._alive_here,
+                                                             limits.memory_mb, limits.seconds,
+                                                             func, args, max_answer_bytes),
+                                        daemon=True)
+        self._process.start()
+        self._deadline = time.monotonic() + limits.seconds
+        sender.close()
+        alive.close()
+        self._closed = False
+
+    def __enter__(self) -> BoundedWork[T]:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill the child if it still works, and let its pipes go."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._receiver.close()
+        self._alive_here.close()
+
+    def result(self, check: Callable[[], None] | None = None) -> T:
+        """Wait for the child's answer (``check`` as in :func:`run_bounded`) and return it;
+        the child is gone afterwards.
+
+        Raises:
+            ResourceLimitError: the time or memory bound was exceeded, or the answer's.
+            ReasonerError: whatever the work raised deliberately.
+            BoundedCrash: any other failure inside the child.
+        """
+        try:
+            kind, value = self._answer(check)
+        finally:
+            self.close()
+        limits = self._limits
+        if kind == "ok":
+            return value  # type: ignore[no-any-return]
+        if kind == "error":
+            raise value
+        if kind == "memory":
+            raise ResourceLimitError(f"exceeded the memory bound of {limits.memory_mb} MiB",
+                                     bound="memory", limit=limits.memory_mb, reason="work")
+        raise BoundedCrash(value)
+
+    def _answer(self, check: Callable[[], None] | None) -> tuple[str, Any]:
+        """The child's outcome as it sent it: a kind and a value."""
+        limits, process, receiver = self._limits, self._process, self._receiver
+        deadline = self._deadline
         while not receiver.poll(min(CHECK_SECONDS, max(deadline - time.monotonic(), 0.0))):
             if time.monotonic() >= deadline:
                 raise ResourceLimitError(
@@ -236,7 +297,8 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
             if check is not None:
                 check()
         try:
-            kind, value = pickle.loads(receiver.recv_bytes())
+            outcome: tuple[str, Any] = pickle.loads(receiver.recv_bytes())
+            return outcome
         except EOFError:
             process.join(1.0)
             if process.exitcode is not None and process.exitcode < 0:
@@ -256,17 +318,3 @@ def run_bounded(func: Callable[..., T], args: tuple[Any, ...], limits: Limits | 
                 f"the bounded child process ended without an answer (exit code "
                 f"{process.exitcode}); with the forkserver start method, a script that "
                 "starts it needs an `if __name__ == \"__main__\":` guard") from None
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        receiver.close()
-        alive_here.close()
-    if kind == "ok":
-        return value  # type: ignore[no-any-return]
-    if kind == "error":
-        raise value
-    if kind == "memory":
-        raise ResourceLimitError(f"exceeded the memory bound of {limits.memory_mb} MiB",
-                                 bound="memory", limit=limits.memory_mb, reason="work")
-    raise BoundedCrash(value)

@@ -17,14 +17,14 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reasoner.asp.growth import Program
 from reasoner.engine.backend import check_backend
-from reasoner.engine.game import Game, ProbedLoad, probe_load
-from reasoner.engine.limits import Limits, run_bounded
+from reasoner.engine.game import Game, ProbedLoad, probe_load, validate_rules
+from reasoner.engine.limits import BoundedWork, Limits, run_bounded
 from reasoner.engine.overrun import explain_overrun
 from reasoner.errors import ResourceLimitError, UnknownGameError
 from reasoner.gdl.parser import parse_gdl
@@ -42,6 +42,11 @@ T = TypeVar("T")
 _WAIT_SECONDS = 0.1
 # The default bound of the cache in bytes (``serve --cache-mb``).
 DEFAULT_CACHE_BYTES = 4096 * 2**20
+# A text this long starts its bounded load before it is read here, and is read while the
+# child loads it (merrills's instantiated game: 38 MB, read in 10 s); a shorter one is read
+# first (within a quarter of a second), so that a malformed text, or a game loaded already
+# under another spelling, starts no child.
+READ_BESIDE_THE_CHILD = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,13 @@ class LoadedGame:
     id: str
     game: Game
     bytes: int = 0
+
+
+def _shortened(limits: Limits, seconds: float | None) -> Limits:
+    """``limits`` with their time bound shortened to ``seconds`` (a request's deadline)."""
+    if seconds is not None and seconds < limits.seconds:
+        return dataclasses.replace(limits, seconds=max(seconds, 0.0))
+    return limits
 
 
 def _text_key(text: str, case_sensitive: bool, strict: bool, backend: str) -> str:
@@ -130,18 +142,23 @@ class GameRegistry:
             if found is not None:
                 return found, True
             # Reading the rules is work that grows with them: it takes a slot too.
-            with self.admit("LoadGame", check):
+            with self.admit("LoadGame", check), ExitStack() as stack:
+                work: BoundedWork[ProbedLoad] | None = None
+                if self._limits is not None and len(text) >= READ_BESIDE_THE_CHILD:
+                    work = stack.enter_context(self._start_load(
+                        self._limits, text, case_sensitive, strict, backend, seconds, waited))
                 start = time.perf_counter()
                 description = parse_gdl(text, case_sensitive=case_sensitive)
                 parse_ms = (time.perf_counter() - start) * 1e3
                 ident = game_id(print_game(description), case_sensitive, strict, backend)
                 with self._lock:
                     found = self._touch(ident)
-                if found is None:
-                    if seconds is not None:  # what the waits left of it
-                        seconds -= time.monotonic() - waited
+                if found is None:  # (else the child, if one was started, is killed)
+                    if self._limits is not None and work is None:
+                        work = stack.enter_context(self._start_load(
+                            self._limits, text, case_sensitive, strict, backend, seconds, waited))
                     result = self._load(ident, description, text, case_sensitive, strict,
-                                        seconds, backend, check, parse_ms)
+                                        seconds, backend, check, parse_ms, work)
                 else:
                     result = found, True
                 self._alias(raw, ident)
@@ -165,16 +182,29 @@ class GameRegistry:
             if len(self._aliases) > 4 * self._max_games:
                 self._aliases = {k: v for k, v in self._aliases.items() if v in self._games}
 
+    @staticmethod
+    def _start_load(limits: Limits, text: str, case_sensitive: bool, strict: bool,
+                    backend: str, seconds: float | None,
+                    waited: float) -> BoundedWork[ProbedLoad]:
+        """The bounded child that loads the text (see :func:`probe_load`), under
+        ``limits`` shortened to what the waits since ``waited`` left of ``seconds``."""
+        if seconds is not None:
+            seconds -= time.monotonic() - waited
+        return BoundedWork(probe_load, (text, case_sensitive, strict, backend),
+                           _shortened(limits, seconds))
+
     def _load(self, ident: str, description: GameDescription, text: str,
               case_sensitive: bool, strict: bool, seconds: float | None, backend: str,
-              check: Callable[[], None] | None, parse_ms: float) -> tuple[LoadedGame, bool]:
-        """The load that the cache did not have (see :meth:`load`)."""
+              check: Callable[[], None] | None, parse_ms: float,
+              work: BoundedWork[ProbedLoad] | None) -> tuple[LoadedGame, bool]:
+        """The load that the cache did not have (see :meth:`load`): ``work`` is its
+        bounded child, None where the registry has no limits (the load here is the
+        one). The rules are validated here while the child loads them."""
         probed: ProbedLoad | None = None
+        validated = validate_rules(description, strict)
         try:
-            if self._limits is not None:  # unbounded, the load below is the one
-                probed = self.bounded(probe_load,
-                                      (text, case_sensitive, strict, backend),
-                                      seconds, check=check)
+            if work is not None:
+                probed = work.result(check)
         except ResourceLimitError as error:
             # Name the relation that grew, unless the bound was the request's own
             # deadline, which has then passed.
@@ -186,7 +216,7 @@ class GameRegistry:
         game = Game.from_description(description, case_sensitive=case_sensitive,
                                      strict=strict, parse_ms=parse_ms,
                                      backend=backend,
-                                     probed=probed)
+                                     probed=probed, validated=validated)
         weight = estimated_bytes(game, len(text))
         if weight > self._max_bytes:
             raise ResourceLimitError(
@@ -214,10 +244,8 @@ class GameRegistry:
         ``check`` may raise to stop it; an answer larger than ``max_answer_bytes`` is
         refused before it is sent here (see :func:`run_bounded`)."""
         limits = self._limits
-        if limits is not None and seconds is not None and seconds < limits.seconds:
-            limits = dataclasses.replace(limits, seconds=max(seconds, 0.0))
-        return run_bounded(func, args, limits, check=check,
-                           max_answer_bytes=max_answer_bytes)
+        return run_bounded(func, args, None if limits is None else _shortened(limits, seconds),
+                           check=check, max_answer_bytes=max_answer_bytes)
 
     def explain(self, error: ResourceLimitError, description: GameDescription,
                 check: Callable[[], None] | None = None,
