@@ -44,11 +44,14 @@ def test_growth_of_a_small_game_finishes_and_counts_every_instance() -> None:
     assert "relaxed grounding ends" in growth.describe()
 
 
-# Small to load, but the game program grows: a relation read only under negation, which the
-# relaxed reachability of a load never grounds and an instantiation must ground in full.
+# Small to load, but every program that grounds goal grows: goal reads far/5 (60^5 tuples)
+# with free arguments, through near. The relaxed reachability of a load (fluents and moves)
+# never grounds it; an instantiation and the relaxed layers must, in full and by demand
+# alike, so that each overruns whatever its budgets and however fast the machine.
 HIDDEN_GROWTH = ("(role a) " + " ".join(f"(n {i})" for i in range(60))
-                 + " (init s) (legal a go) (<= (next s) (true s)) (goal a 0) "
+                 + " (init s) (legal a go) (<= (next s) (true s)) "
                  "(<= (far ?a ?b ?c ?d ?e) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e)) "
+                 "(<= near (far ?a ?b ?c ?d ?e)) (<= (goal a 100) near) "
                  "(<= terminal (not (far 1 2 3 4 5)))")
 
 
@@ -151,9 +154,10 @@ def test_instantiate_rpc_names_what_grew_in_the_game_program() -> None:
 
 @pytest.mark.slow  # computes the layers to a 3 s bound, then looks for 3 s more
 def test_relaxed_layers_rpc_names_what_grew_in_the_relaxed_program() -> None:
-    """The RelaxedLayers rpc on a game that loads at once but whose relaxed program, every
-    relation kept, explodes: RESOURCE_EXHAUSTED naming the server's bound and far/5, the
-    relation whose relaxed rules grew, not the bare bound."""
+    """The RelaxedLayers rpc on a game that loads at once but whose relaxed program explodes,
+    in full and by demand (goal asks far/5 with free arguments): RESOURCE_EXHAUSTED naming
+    the server's bound and far/5, the relation whose relaxed rules grew, not the bare
+    bound."""
     import grpc
 
     from reasoner.v1 import reasoner_pb2 as pb
