@@ -217,6 +217,23 @@ def test_tables_past_the_memory_bound_are_refused() -> None:
     assert caught.value.bound == "memory"
 
 
+def test_a_refusal_for_the_memory_bound_names_the_relation_whose_tables_grew() -> None:
+    """The refusal names the relation whose tables held the most (pair/3: one table, its
+    answers cut off at the bound) as its relation and in its message; the tables' storage is
+    freed, and asking again makes them again and is refused the same way."""
+    machine = _machine(_million("(<= (goal r 0) (pair ?a ?b ?c) (distinct ?a ?c))"),
+                       memory_mib=8)
+    messages = []
+    for _ in range(2):
+        with pytest.raises(ResourceLimitError) as caught:
+            machine.info(machine.init_bits)
+        assert caught.value.relation == "pair/3"
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert "grew past 8 MiB; the tables of pair/3 grew most (1 table, " in messages[0], \
+        messages[0]
+
+
 def test_a_call_whose_free_arguments_nobody_reads_stops_at_its_first_answer() -> None:
     """A call whose unbound arguments no other literal reads asks only whether it has an
     answer: the million answers that would pass the memory bound are never made."""

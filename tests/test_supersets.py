@@ -301,6 +301,30 @@ def test_demanded_supersets_read_a_negated_move_from_the_move_superset() -> None
     assert supersets(text, method="demanded").fluents == supersets(text, method="full").fluents
 
 
+# near asks far/4 with every argument free: 40^4 answers in one table.
+FAR = ("(role a) " + " ".join(f"(n {i})" for i in range(40))
+       + " (init s) (legal a go) (<= (next s) (true s)) "
+       "(<= (far ?a ?b ?c ?d) (true s) (n ?a) (n ?b) (n ?c) (n ?d)) "
+       "(<= near (far ?a ?b ?c ?d)) (<= (goal a 100) near) (<= terminal (not near))")
+
+
+def test_demanded_supersets_past_their_memory_bound_name_the_relation_that_grew() -> None:
+    """Where the compiled evaluation's tables outgrow their bound, the refusal names the
+    relation whose tables held the most, with its counts (far/4's one table of 40^4
+    answers, cut off before the last), and carries it as the error's relation."""
+    from reasoner.compiled.relaxed import demanded_atoms
+    from reasoner.errors import ResourceLimitError
+    from reasoner.gdl.parser import parse_gdl
+
+    with pytest.raises(ResourceLimitError) as refused:
+        demanded_atoms(parse_gdl(FAR), ["s"], [("a", "go")], memory_mib=64)
+    assert refused.value.bound is not None and refused.value.bound.value == "memory"
+    assert refused.value.relation == "far/4"
+    assert str(refused.value).startswith(
+        "the compiled rules' tables for the relaxed atoms grew past 64 MiB; the tables of "
+        "far/4 grew most (1 table, "), str(refused.value)
+
+
 def test_demanded_supersets_need_a_c_compiler(without_c_compiler: None) -> None:
     """Without a C compiler, ``demanded`` says so, and ``auto`` grounds in full."""
     from reasoner.compiled.build import CompilerMissing

@@ -26,6 +26,66 @@ static void drop_all(void) {
     }
 }
 
+/* Per kind, at the last error: its tables and their answers, counted before they were
+ * dropped, so that a refusal can name what grew (cg_growth); and the bytes then held by
+ * the tables, by the terms, in all, and the terms made. */
+static int64_t *growth_tables, *growth_answers;
+static int64_t growth_totals[4];
+
+/* The bytes a space's tables hold, their answers' room included. */
+static int64_t space_bytes(const Space *sp) {
+    int64_t bytes = (int64_t)sp->cap * (int64_t)sizeof(Table) + sp->cap_keys * 4
+        + sp->map_cap * 8 + sp->aset_cap * 12;
+    for (int32_t t = 0; t < sp->cap; t++) bytes += (int64_t)sp->tb[t].cap_ans * 4;
+    return bytes;
+}
+
+static void tally_growth(void) {
+    if (!growth_tables) return;
+    memset(growth_tables, 0, (size_t)N_KINDS * 8);
+    memset(growth_answers, 0, (size_t)N_KINDS * 8);
+    growth_totals[0] = 0;
+    for (int s = 0; s < 3; s++) {
+        for (int32_t t = 0; t < spaces[s].n; t++) {
+            growth_tables[spaces[s].tb[t].kind]++;
+            growth_answers[spaces[s].tb[t].kind] += spaces[s].tb[t].n_ans;
+        }
+        growth_totals[0] += space_bytes(&spaces[s]);
+    }
+    growth_totals[1] = (int64_t)cap_terms * 12 + t_slot_cap * 4 + (int64_t)cap_args * 4;
+    growth_totals[2] = rt_bytes;
+    growth_totals[3] = n_terms - n_base_terms;
+}
+
+/* The tables' storage freed (after the memory bound: a later call, or another game's
+ * code in this process, gets the room back). */
+static void release_spaces(void) {
+    for (int i = 0; i < 3; i++) {
+        Space *sp = &spaces[i];
+        int64_t bytes = space_bytes(sp);
+        for (int32_t t = 0; t < sp->cap; t++) free(sp->tb[t].ans);
+        free(sp->tb); free(sp->keys); free(sp->map); free(sp->map_gen);
+        free(sp->aset_t); free(sp->aset_i); free(sp->aset_gen);
+        uint32_t gen = sp->gen;
+        memset(sp, 0, sizeof(Space));
+        sp->gen = gen;
+        rt_bytes -= bytes;
+    }
+}
+
+/* After an error: what grew counted (once: dropping may fail again past the bound), every
+ * table dropped, and past the memory bound their storage freed. */
+static int failing;
+static void fail_clean(int code) {
+    if (!failing) {
+        failing = 1;
+        tally_growth();
+        if (code == E_MEMORY) release_spaces();
+    }
+    drop_all();
+    failing = 0;
+}
+
 static void *setup_alloc(int64_t bytes) {
     void *p = rt_grow(NULL, 0, bytes > 0 ? bytes : 4);
     memset(p, 0, (size_t)(bytes > 0 ? bytes : 4));
@@ -151,6 +211,8 @@ static void setup(void) {
     memo_hits = setup_alloc((int64_t)N_KINDS * 8);
     memo_misses = setup_alloc((int64_t)N_KINDS * 8);
     memo_off = setup_alloc((int64_t)N_KINDS);
+    growth_tables = setup_alloc((int64_t)N_KINDS * 8);
+    growth_answers = setup_alloc((int64_t)N_KINDS * 8);
     n_names_rt = N_NAMES;
     n_kinds_rt = N_KINDS;
     n_fluents_rt = N_FLUENTS;
@@ -285,11 +347,18 @@ int cg_goal_cap(void) { return GOAL_CAP; }
 int cg_error_detail(void) { return rt_error_detail; }
 int64_t cg_terms(void) { return n_terms; }
 int64_t cg_bytes(void) { return rt_bytes; }
+/* At the last error, kind ``kind``'s tables (``which`` 0) or their answers (1); for kind
+ * -1, the bytes of the tables (0), of the terms (1), in all (2), and the terms made (3). */
+int64_t cg_growth(int32_t kind, int which) {
+    if (kind == -1) return which >= 0 && which < 4 ? growth_totals[which] : 0;
+    if (!growth_tables || kind < 0 || kind >= N_KINDS) return 0;
+    return which ? growth_answers[kind] : growth_tables[kind];
+}
 
 int cg_start(double seconds, int64_t max_bytes, uint64_t *out) {
     rt_max_bytes = max_bytes;
     int code = setjmp(rt_jump);
-    if (code) { drop_all(); return code; }
+    if (code) { fail_clean(code); return code; }
     arm(seconds);
     setup();
     static_build_all();
@@ -307,7 +376,7 @@ int cg_start(double seconds, int64_t max_bytes, uint64_t *out) {
 int cg_info(double seconds, const uint64_t *state, int32_t *legal, int32_t *n_legal,
             int32_t *terminal, int32_t *goals, int32_t *n_goals) {
     int code = setjmp(rt_jump);
-    if (code) { drop_all(); return code; }
+    if (code) { fail_clean(code); return code; }
     arm(seconds);
     set_state(state);
     info_into(legal, n_legal, terminal, goals, n_goals);
@@ -318,7 +387,7 @@ int cg_transition(double seconds, const uint64_t *state, const int32_t *joint, u
                   int32_t *legal, int32_t *n_legal, int32_t *terminal, int32_t *goals,
                   int32_t *n_goals) {
     int code = setjmp(rt_jump);
-    if (code) { drop_all(); return code; }
+    if (code) { fail_clean(code); return code; }
     arm(seconds);
     set_state(state);
     set_joint(joint);
@@ -337,7 +406,7 @@ int cg_playouts(double seconds, const uint64_t *state, int32_t count, uint64_t s
     static uint64_t *a, *b;
     static int32_t joint[64];
     int code = setjmp(rt_jump);
-    if (code) { drop_all(); return code; }
+    if (code) { fail_clean(code); return code; }
     arm(seconds);
     if (!a) {
         a = setup_alloc((int64_t)WORDS * 8 + 8);
@@ -395,7 +464,7 @@ int cg_playouts(double seconds, const uint64_t *state, int32_t count, uint64_t s
  * ``state``; its tables, and those of every call it made, stay for cg_dump. */
 int cg_root(double seconds, const uint64_t *state, int32_t root) {
     int code = setjmp(rt_jump);
-    if (code) { drop_all(); return code; }
+    if (code) { fail_clean(code); return code; }
     arm(seconds);
     set_state(state);
     call(ROOT_KIND[root], NULL);

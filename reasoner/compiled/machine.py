@@ -14,6 +14,7 @@ import ctypes
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from reasoner.compiled.build import shared_object
@@ -30,8 +31,8 @@ from reasoner.errors import (
 )
 from reasoner.gdl.syntax import GameDescription
 
-__all__ = ["COMPILED_MEMORY_MIB", "COMPILED_SECONDS", "CompiledMachine", "error_of",
-           "open_library"]
+__all__ = ["COMPILED_MEMORY_MIB", "COMPILED_SECONDS", "CompiledMachine", "TableGrowth",
+           "error_of", "open_library", "table_growth"]
 
 # What one query may take, and what the tables of one game may hold, before a query is
 # refused (RESOURCE_EXHAUSTED over gRPC).
@@ -63,6 +64,8 @@ def open_library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
     lib.cg_dump.argtypes = [_I32P, i64, ctypes.POINTER(ctypes.c_int64)]
     lib.cg_terms.restype = i64
     lib.cg_bytes.restype = i64
+    lib.cg_growth.argtypes = [i32, ctypes.c_int]
+    lib.cg_growth.restype = i64
     with _LOCKS_LOCK:
         lock = _LOCKS.setdefault(str(path), threading.Lock())
     return lib, lock
@@ -107,7 +110,8 @@ class CompiledMachine:
         self._out = (ctypes.c_uint64 * self._words)()
         self._moves = (ctypes.c_int32 * max(1, len(self.roles)))()
         self._counts = (ctypes.c_int32(), ctypes.c_int32(), ctypes.c_int32())
-        self._check = error_of(seconds, memory_mib)
+        self._check = error_of(
+            seconds, memory_mib, lambda: table_growth(self._lib, self.source.kind_patterns))
         out = (ctypes.c_uint64 * self._words)()
         with self._lock:
             code = self._lib.cg_start(seconds, memory_mib * 2**20, out)
@@ -231,19 +235,95 @@ class CompiledMachine:
         return StateInfo(tuple(tuple(sorted(x)) for x in legal), bool(terminal), found)
 
 
-def error_of(seconds: float, memory_mib: int) -> Callable[[int, str], None]:
+@dataclass(frozen=True)
+class TableGrowth:
+    """What a compiled game's tables held when a call was refused, per relation
+    ("name/arity"): its tables (one per binding asked) and their answers, largest first;
+    and the bytes held then by the tables and by the terms the evaluation made (lists,
+    numbers of compound terms), and how many terms that was."""
+
+    relations: tuple[tuple[str, int, int], ...]
+    table_bytes: int = 0
+    term_bytes: int = 0
+    terms_made: int = 0
+
+    @property
+    def relation(self) -> str | None:
+        """The relation whose tables held the most, where the tables held more than the
+        terms did."""
+        return self.relations[0][0] if self.relations and not self._terms_grew else None
+
+    @property
+    def _terms_grew(self) -> bool:
+        return self.term_bytes > self.table_bytes
+
+    def describe(self) -> str:
+        """What grew, as a clause: "the tables of X grew most (...; then Y: ...)", with the
+        next two where they held at least a hundredth of what it held; where the terms
+        held more than the tables, "the terms it made grew most (...)"; empty where
+        nothing was held."""
+        if self._terms_grew:
+            return f"the terms it made grew most ({self.terms_made:,} terms, " \
+                   f"{_mib(self.term_bytes)}; the tables {_mib(self.table_bytes)})"
+        if not self.relations:
+            return ""
+        (name, tables, answers), *rest = self.relations[:3]
+        rest = [entry for entry in rest if 100 * (entry[1] + entry[2]) >= tables + answers]
+        then = "; then " + ", ".join(f"{n}: {_counted(t, a)}" for n, t, a in rest) \
+            if rest else ""
+        return f"the tables of {name} grew most ({_counted(tables, answers)}{then})"
+
+
+def _counted(tables: int, answers: int) -> str:
+    return f"{tables:,} table{'s' if tables != 1 else ''}, " \
+           f"{answers:,} answer{'s' if answers != 1 else ''}"
+
+
+def _mib(count: int) -> str:
+    return f"{count / 2**20:,.0f} MiB"
+
+
+def table_growth(lib: ctypes.CDLL, patterns: Sequence[tuple[tuple[str, int], tuple[bool, ...]]]
+                 ) -> TableGrowth:
+    """What the tables of ``lib`` (whose kinds are ``patterns``: relation and binding) held
+    at its last refused call, per relation of the game (the runtime's own relations, whose
+    names hold a space, left out)."""
+    held: dict[str, list[int]] = {}
+    for kind, ((name, arity), _) in enumerate(patterns):
+        if " " in name:
+            continue
+        tables, answers = lib.cg_growth(kind, 0), lib.cg_growth(kind, 1)
+        if tables:
+            counts = held.setdefault(f"{name}/{arity}", [0, 0])
+            counts[0] += tables
+            counts[1] += answers
+    ranked = sorted(held.items(), key=lambda item: (-(item[1][0] + item[1][1]), item[0]))
+    return TableGrowth(tuple((name, tables, answers) for name, (tables, answers) in ranked),
+                       lib.cg_growth(-1, 0), lib.cg_growth(-1, 1), lib.cg_growth(-1, 3))
+
+
+def error_of(seconds: float, memory_mib: int,
+             growth: Callable[[], TableGrowth] | None = None) -> Callable[[int, str], None]:
     """What checks an entry point's answer code: nothing for 0, else the error it stands for
-    (under the bounds ``seconds`` and ``memory_mib``), raised, ``what`` naming the query."""
+    (under the bounds ``seconds`` and ``memory_mib``), raised, ``what`` naming the query;
+    ``growth``: what the tables held then, to name in a refusal for a bound."""
+    def grew() -> tuple[str, str | None]:
+        found = TableGrowth(()) if growth is None else growth()
+        clause = found.describe()
+        return (f"; {clause}" if clause else ""), found.relation
+
     def check(code: int, what: str) -> None:
         if code == 0:
             return
         if code == _E_MEMORY:
+            clause, relation = grew()
             raise ResourceLimitError(
-                f"the compiled rules' tables for {what} grew past {memory_mib} MiB",
-                "memory", limit=memory_mib, reason="compiled-tables")
+                f"the compiled rules' tables for {what} grew past {memory_mib} MiB{clause}",
+                "memory", relation, limit=memory_mib, reason="compiled-tables")
         if code == _E_TIME:
+            clause, relation = grew()
             raise ResourceLimitError(f"the compiled rules took more than {seconds_text(seconds)} "
-                                     f"for {what}", "time", limit=seconds,
+                                     f"for {what}{clause}", "time", relation, limit=seconds,
                                      reason="compiled-time")
         if code == _E_UNSTRATIFIED:
             raise GdlValidationError("the rules are not stratified: a negated relation "

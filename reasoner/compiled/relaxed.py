@@ -35,7 +35,12 @@ from typing import TypeVar
 
 from reasoner.compiled.build import shared_object
 from reasoner.compiled.codegen import CompileRefusal, game_source
-from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library
+from reasoner.compiled.machine import (
+    COMPILED_MEMORY_MIB,
+    error_of,
+    open_library,
+    table_growth,
+)
 from reasoner.compiled.relations import STATIC, RelationGraph, Signature, by_relation
 from reasoner.gdl.components import reached_from
 from reasoner.gdl.decompose import decompose_rules
@@ -147,10 +152,11 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
     state = (ctypes.c_uint64 * lib.cg_words())()
     for fluent in range(len(fluent_texts)):
         state[fluent >> 6] |= 1 << (fluent & 63)
+    check = error_of(seconds, memory_mib, lambda: table_growth(lib, source.kind_patterns))
 
     def evaluate() -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
         with lock:  # the terms are read back before another call may drop them
-            records = _evaluate(lib, state, len(roots), seconds, memory_mib)
+            records = _evaluate(lib, state, len(roots), seconds, memory_mib, check)
             return _read(records, source.kind_patterns, _Terms(lib, source.names),
                          relation_names(description.rules))
 
@@ -161,9 +167,10 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
 
 
 def _evaluate(lib: ctypes.CDLL, state: ctypes.Array[ctypes.c_uint64], roots: int,
-              seconds: float, memory_mib: int) -> list[int]:
-    """Ask every root for its answers in ``state``; every table's records (``cg_dump``)."""
-    check = error_of(seconds, memory_mib)
+              seconds: float, memory_mib: int, check: Callable[[int, str], None]
+              ) -> list[int]:
+    """Ask every root for its answers in ``state`` (``check`` reading each answer code);
+    every table's records (``cg_dump``)."""
     init = (ctypes.c_uint64 * len(state))()
     check(lib.cg_start(seconds, memory_mib * 2**20, init), "the initial state")
     for root in range(roots):

@@ -42,11 +42,13 @@ static int64_t rt_bytes, rt_max_bytes = (int64_t)1 << 31;
 static struct timespec rt_deadline;
 static int64_t rt_ticks;
 
+/* A refused growth counts nothing: the bytes counted are the bytes held. */
 static void *rt_grow(void *p, int64_t old_bytes, int64_t new_bytes) {
-    rt_bytes += new_bytes - old_bytes;
-    if (rt_bytes > rt_max_bytes) rt_fail(E_MEMORY);
+    int64_t bytes = rt_bytes + new_bytes - old_bytes;
+    if (bytes > rt_max_bytes) rt_fail(E_MEMORY);
     void *q = realloc(p, (size_t)new_bytes);
     if (!q) rt_fail(E_MEMORY);
+    rt_bytes = bytes;
     return q;
 }
 
