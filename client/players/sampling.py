@@ -97,16 +97,18 @@ class SamplingPlayer:
         # Half the time left at most for the particles (each advance costs up to tries
         # percept evaluations), the rest for the playouts.
         self._update(game, role, history, time.monotonic() + (deadline - time.monotonic()) / 2)
-        states = self.particles
-        infos = [game.info(state) for state in states]
+        states, infos = self._playable(game, role)
+        if not states:  # none can be the true state: drawn again from the history
+            self._update(game, role, history, deadline)
+            states, infos = self._playable(game, role)
+        if not states:
+            raise NoLegalMoveError(f"{game.roles[role]} has no legal move in the states it "
+                                   "thinks possible (the match is over, or the history is "
+                                   "not of this game)", role=game.roles[role])
         legal = set(infos[0].legal[role])
         for info in infos[1:]:
             legal &= set(info.legal[role])
         moves = sorted(legal) or list(infos[0].legal[role])
-        if not moves:
-            raise NoLegalMoveError(f"{game.roles[role]} has no legal move in the states it "
-                                   "thinks possible (the match is over, or the history is "
-                                   "not of this game)", role=game.roles[role])
         if len(moves) == 1:
             return moves[0]
         totals = dict.fromkeys(moves, 0.0)
@@ -158,6 +160,17 @@ class SamplingPlayer:
                     raise
                 return  # plays from the particles it kept
             self.particles.extend(found)
+
+    def _playable(self, game: InformationGame, role: int) -> tuple[list[Any], list[StateInfo]]:
+        """The particles this role may move in, with their answers; the others are dropped.
+        The player is asked for a move, so the true state is not terminal and allows it one:
+        a particle that does not (blind breakthrough's, whose hidden board left this role's
+        pieces blocked) is not the true state, however well it explained the percepts."""
+        kept = [(state, info) for state in self.particles
+                for info in (game.info(state),)
+                if not info.terminal and info.legal[role]]
+        self.particles = [state for state, _ in kept]
+        return self.particles, [info for _, info in kept]
 
     def _resample(self, weighted: list[tuple[Any, float]]) -> list[Any]:
         """:attr:`samples` particles drawn from ``weighted`` in proportion to the weights
