@@ -28,9 +28,9 @@ static void drop_all(void) {
 
 /* Per kind, at the last error: its tables and their answers, counted before they were
  * dropped, so that a refusal can name what grew (cg_growth); and the bytes then held by
- * the tables, by the terms, in all, and the terms made. */
+ * the tables and by the terms, and the terms made. */
 static int64_t *growth_tables, *growth_answers;
-static int64_t growth_totals[4];
+static int64_t growth_totals[3];
 
 /* The bytes a space's tables hold, their answers' room included. */
 static int64_t space_bytes(const Space *sp) {
@@ -53,8 +53,7 @@ static void tally_growth(void) {
         growth_totals[0] += space_bytes(&spaces[s]);
     }
     growth_totals[1] = (int64_t)cap_terms * 12 + t_slot_cap * 4 + (int64_t)cap_args * 4;
-    growth_totals[2] = rt_bytes;
-    growth_totals[3] = n_terms - n_base_terms;
+    growth_totals[2] = n_terms - n_base_terms;
 }
 
 /* The tables' storage freed (after the memory bound: a later call, or another game's
@@ -348,9 +347,9 @@ int cg_error_detail(void) { return rt_error_detail; }
 int64_t cg_terms(void) { return n_terms; }
 int64_t cg_bytes(void) { return rt_bytes; }
 /* At the last error, kind ``kind``'s tables (``which`` 0) or their answers (1); for kind
- * -1, the bytes of the tables (0), of the terms (1), in all (2), and the terms made (3). */
+ * -1, the bytes of the tables (0) and of the terms (1), and the terms made (2). */
 int64_t cg_growth(int32_t kind, int which) {
-    if (kind == -1) return which >= 0 && which < 4 ? growth_totals[which] : 0;
+    if (kind == -1) return which >= 0 && which < 3 ? growth_totals[which] : 0;
     if (!growth_tables || kind < 0 || kind >= N_KINDS) return 0;
     return which ? growth_answers[kind] : growth_tables[kind];
 }

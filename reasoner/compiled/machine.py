@@ -299,7 +299,7 @@ def table_growth(lib: ctypes.CDLL, patterns: Sequence[tuple[tuple[str, int], tup
             counts[1] += answers
     ranked = sorted(held.items(), key=lambda item: (-(item[1][0] + item[1][1]), item[0]))
     return TableGrowth(tuple((name, tables, answers) for name, (tables, answers) in ranked),
-                       lib.cg_growth(-1, 0), lib.cg_growth(-1, 1), lib.cg_growth(-1, 3))
+                       lib.cg_growth(-1, 0), lib.cg_growth(-1, 1), lib.cg_growth(-1, 2))
 
 
 def error_of(seconds: float, memory_mib: int,

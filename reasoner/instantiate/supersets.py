@@ -92,18 +92,15 @@ def description_supersets(description: GameDescription, *,
         demanded = demanded_atoms(description, fluents, moves, seconds=DEMANDED_SECONDS[0],
                                   memory_mib=DEMANDED_MEMORY_MIB)
     except ResourceLimitError as refused:
-        if refused.bound != "memory":
-            demanded = demanded_atoms(description, fluents, moves,
-                                      seconds=DEMANDED_SECONDS[1],
-                                      memory_mib=DEMANDED_MEMORY_MIB, split=True)
-        else:
-            try:
-                demanded = demanded_atoms(description, fluents, moves,
-                                          seconds=DEMANDED_SECONDS[1],
-                                          memory_mib=SPLIT_AFTER_MEMORY_MIB, split=True)
-            except ResourceLimitError:
+        after_memory = refused.bound == "memory"
+        try:
+            demanded = demanded_atoms(
+                description, fluents, moves, seconds=DEMANDED_SECONDS[1], split=True,
+                memory_mib=SPLIT_AFTER_MEMORY_MIB if after_memory else DEMANDED_MEMORY_MIB)
+        except ResourceLimitError:
+            if after_memory:
                 raise refused from None  # what the rules as written outgrew
-
+            raise
     atoms = dict(demanded.atoms)
     atoms[("true", 1)] = tuple(sorted(f"(true {fluent})" for fluent in fluents))
     atoms[("does", 2)] = tuple(sorted(f"(does {role} {move})" for role, move in moves))
