@@ -21,7 +21,7 @@ from functools import cached_property
 from reasoner.asp.encoding import relation_name
 from reasoner.asp.ground_rules import RuleRecords, Symbol, ground_rules
 from reasoner.asp.superset import Superset
-from reasoner.asp.symbols import atom_to_gdl, symbol_to_gdl
+from reasoner.asp.symbols import plain_atom_to_gdl, symbol_to_gdl
 from reasoner.asp.translate import Translation
 from reasoner.gdl.demand import MAGIC_SUFFIX, adorned_relation, is_adorned
 from reasoner.gdl.syntax import GDL_KEYWORDS
@@ -44,6 +44,19 @@ class GroundRule:
         return "(<= " + " ".join((self.head, *self.body)) + ")"
 
 
+class _LiteralTexts(dict[int, str]):
+    """The GDL text of each program literal: an atom's own, given; a negative literal's,
+    ``(not ...)``, made the first time it is asked for and kept. An atom the grounder made
+    up (it has no symbol) gets a name no GDL relation of the source can have, as names are
+    read with their parentheses."""
+
+    def __missing__(self, literal: int) -> str:
+        text = ("(not " + self[-literal] + ")" if literal < 0
+                else f"gdl-reasoner-aux-{literal}")
+        self[literal] = text
+        return text
+
+
 class GroundProgram(Collection[GroundRule]):
     """The instantiated game's rules and how long grounding took.
 
@@ -60,32 +73,27 @@ class GroundProgram(Collection[GroundRule]):
         self.facts = tuple(facts)
         self.static_facts = static_facts  # facts of the game's own relations left out
         self._records = records
-        self._texts = texts
+        self._texts = texts if isinstance(texts, _LiteralTexts) else _LiteralTexts(texts)
         self._extras = extras
         self.seconds = seconds
         self.rule_count = records.bodied_heads + (sum(
             len(extras.get(atom, ())) for head, body in records if body for atom in head)
             if extras else 0)
 
-    def _name(self, atom: int) -> str:
-        # An atom the grounder made up (it has no symbol) gets a name no GDL relation of
-        # the source can have, as names are read with their parentheses.
-        found = self._texts.get(atom)
-        return found if found is not None else f"gdl-reasoner-aux-{atom}"
-
     def _bodied(self) -> Iterator[tuple[str, tuple[str, ...]]]:
         """Every rule with a body: its head's text and its literals' texts."""
-        name = self._name
+        texts = self._texts
         extras = self._extras
         for head, body in self._records:
             if not head or not body:
                 continue  # integrity constraints do not occur; facts are in self.facts
-            literals = tuple(name(lit) if lit > 0 else f"(not {name(-lit)})" for lit in body)
+            literals = tuple([texts[literal] for literal in body])
             for atom in head:
-                yield name(atom), literals
+                yield texts[atom], literals
                 # Equivalent atoms the grounder merged get their own copy of the rule.
-                for extra in extras.get(atom, ()):
-                    yield extra, literals
+                if extras:
+                    for extra in extras.get(atom, ()):
+                        yield extra, literals
 
     def __iter__(self) -> Iterator[GroundRule]:
         for fact in self.facts:
@@ -97,8 +105,17 @@ class GroundProgram(Collection[GroundRule]):
         """Each rule as a line of GDL text (what ``f"{rule}\\n"`` makes of each)."""
         for fact in self.facts:
             yield fact + "\n"
-        for head, literals in self._bodied():
-            yield "(<= " + head + " " + " ".join(literals) + ")\n"
+        texts = self._texts
+        extras = self._extras
+        for head, body in self._records:
+            if not head or not body:
+                continue
+            line = " ".join([texts[literal] for literal in body]) + ")\n"
+            for atom in head:
+                yield "(<= " + texts[atom] + " " + line
+                if extras:
+                    for extra in extras.get(atom, ()):
+                        yield "(<= " + extra + " " + line
 
     def __len__(self) -> int:
         return len(self.facts) + self.rule_count
@@ -153,11 +170,27 @@ def ground_program(translation: Translation, superset: Superset,
             found = terms[symbol] = symbol_to_gdl(symbol)
         return found
 
+    relations: dict[str, str] = {}  # per predicate, the relation's name as written
+
+    def relation(predicate: str) -> str:
+        name = relation_name(predicate)
+        if demand is not None and is_adorned(name):  # an adorned copy: the game's name
+            name = adorned_relation(name)
+        relations[predicate] = name
+        return name
+
+    def named(predicate: str) -> str:
+        return relations.get(predicate) or relation(predicate)
+
     def atom_text(symbol: Symbol) -> str:
-        text = atom_to_gdl(symbol, term)
-        if demand is not None and " " in relation_name(symbol.name):  # an adorned copy
-            return _unadorned(text, relation_name(symbol.name))
-        return text
+        text = plain_atom_to_gdl(str(symbol), named)
+        if text is not None:
+            return text
+        name = named(symbol.name)
+        arguments = symbol.arguments
+        if not arguments:
+            return name
+        return "(" + name + " " + " ".join([term(a) for a in arguments]) + ")"
 
     facts = [f"(role {name})" for name in roles]
     seen = set(facts)
@@ -177,7 +210,7 @@ def ground_program(translation: Translation, superset: Superset,
         if text not in seen:
             seen.add(text)
             facts.append(text)
-    texts: dict[int, str] = {}
+    texts = _LiteralTexts()
     extras: dict[int, tuple[str, ...]] = {}
     magic: set[int] = set()
     names = ground.names
@@ -203,14 +236,6 @@ def ground_program(translation: Translation, superset: Superset,
     # clingo's own copy of the program (the bulk of the memory) goes with `ground`.
     return GroundProgram(facts, records, texts, extras, time.perf_counter() - start,
                          static)
-
-
-def _unadorned(text: str, name: str) -> str:
-    """An atom's text with its adorned relation's name (``threatened bbbbb``) back to the
-    game's (``threatened``)."""
-    if text == name:
-        return adorned_relation(name)
-    return "(" + adorned_relation(name) + text[1 + len(name):]
 
 
 def _is_magic(name: str) -> bool:

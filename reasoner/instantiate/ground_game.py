@@ -95,9 +95,13 @@ class InstantiatedGame:
     def write(self, out: TextIO, source: str = "") -> int:
         """Write :meth:`gdl`'s text to ``out`` a line at a time; the characters written."""
         written = 0
+        batch: list[str] = []
         for line in self.lines(source):
-            written += out.write(line)
-        return written
+            batch.append(line)
+            if len(batch) == 4096:  # one write call for many lines
+                written += out.write("".join(batch))
+                batch.clear()
+        return written + out.write("".join(batch))
 
     def lines(self, source: str = "") -> Iterator[str]:
         """:meth:`gdl`'s text, line by line (each with its newline)."""
