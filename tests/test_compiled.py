@@ -343,6 +343,7 @@ def test_a_compiler_past_its_bound_is_cut_off(monkeypatch: pytest.MonkeyPatch,
     assert caught.value.bound == "time" and caught.value.reason == "compiler"
 
 
+@pytest.mark.needs_tools  # the walk races the compiled rules against SWI-Prolog's
 def test_auto_compiles_a_game_too_large_to_ground_once() -> None:
     """Where the program does not ground once within the bounds, auto evaluates each
     position with the compiled rules or top-down, whichever walked faster, and says so."""

@@ -35,7 +35,8 @@ from reasoner.asp.translate import LAYER_QUERIES, Translation, translate
 from reasoner.gdl.demand import adorned_relation, is_adorned
 from reasoner.gdl.syntax import GameDescription, relation_names
 
-__all__ = ["RelaxedLayer", "RelaxedLayers", "description_layers", "relaxed_layers"]
+__all__ = ["RelaxedLayer", "RelaxedLayers", "description_layers", "layers_translation",
+           "relaxed_layers"]
 
 # The relaxed program in full is tried within this budget, then the demand-driven ones: the
 # first within FIRST_TRY (every binding passed on), the last (demand started at constants
@@ -95,15 +96,21 @@ class RelaxedLayers:
 
 
 def relaxed_layers(translation: Translation, state: Iterable[str] | None,
-                   max_layers: int = 100, atoms_of: Collection[str] | None = None
-                   ) -> RelaxedLayers:
+                   max_layers: int = 100, atoms_of: Collection[str] | None = None,
+                   last_rules: int | None = None) -> RelaxedLayers:
     """The relaxed layers from a state given as fluent texts (None: the initial state);
     ``atoms_of``: the relations (names) whose atoms to keep, None for every relation's (an
-    empty collection: none)."""
+    empty collection: none); ``last_rules``: how many ground rules the last program tried
+    may grow to (None: no bound but the caller's).
+
+    Raises:
+        GroundingStopped: the last program grew past ``last_rules``.
+    """
     start = time.perf_counter()
     wanted = None if atoms_of is None else set(atoms_of)
     # Atoms of relations the layers do not read need the program in full, if it fits.
-    columns, ground, demanded = _ground(translation, wanted is None or bool(wanted - _READ))
+    columns, ground, demanded = _ground(translation, wanted is None or bool(wanted - _READ),
+                                        last_rules)
     symbolic = ground.symbolic
     true_atoms = {symbol_to_gdl(atom.symbol.arguments[0]): int(atom.literal)
                   for atom in symbolic.by_signature("true", 1)}
@@ -143,17 +150,17 @@ def relaxed_layers(translation: Translation, state: Iterable[str] | None,
                          found.count, found.fixpoint, time.perf_counter() - start, demanded)
 
 
-def _ground(translation: Translation, everything: bool
+def _ground(translation: Translation, everything: bool, last_rules: int | None
             ) -> tuple[RuleColumns, GroundRules, tuple[str, ...]]:
     """The relaxed program ground: in full within a budget (if ``everything`` is wanted),
-    else demand-driven (and which relations it demands)."""
+    else demand-driven (and which relations it demands), the last within ``last_rules``."""
     programs = translation.relaxed_layer_programs
     budgets = [(FULL_RULES, FULL_SECONDS), (FIRST_TRY_RULES, FIRST_TRY_SECONDS)]
     for index, (program, demanded) in enumerate(programs):
         last = index == len(programs) - 1
         if index == 0 and not everything and not last:
             continue
-        rules, seconds = (None, None) if last else budgets[index]
+        rules, seconds = (last_rules, None) if last else budgets[index]
         try:
             deadline = None if seconds is None else time.perf_counter() + seconds
             columns, ground = ground_columns(program, max_rules=rules, deadline=deadline)
@@ -198,5 +205,14 @@ def description_layers(description: GameDescription, fluents: Iterable[str] | No
     relation kept (goal and terminal too, so that the layers show when a goal value first
     becomes reachable), until nothing new appears or ``max_layers``; ``atoms_of`` as
     :func:`relaxed_layers` has it."""
-    translation = translate(description, relaxed_everything=True)
-    return relaxed_layers(translation, fluents, max_layers, atoms_of)
+    return relaxed_layers(layers_translation(description, atoms_of), fluents, max_layers,
+                          atoms_of)
+
+
+def layers_translation(description: GameDescription, atoms_of: Collection[str] | None
+                       ) -> Translation:
+    """The translation the layers of ``description`` are ground from: its calls unfolded
+    only where ``atoms_of`` asks for no relation beyond what the layers read (an unfolded
+    relation has no atoms of its own: blindtictactoe's ``line``, ``row`` and ``column``)."""
+    unfold = atoms_of is not None and set(atoms_of) <= _READ
+    return translate(description, relaxed_everything=True, unfold_calls=unfold)

@@ -153,13 +153,13 @@ def _supersets_command(args: argparse.Namespace) -> int:
 
 def _layers(text: str, max_layers: int, atoms_of: list[str]) -> RelaxedLayers:
     """The work of ``layers``, in the bounded child."""
-    from reasoner.asp.relaxed_layers import description_layers
+    from reasoner.engine.layers import game_layers
     from reasoner.gdl.parser import parse_gdl
     from reasoner.gdl.validation import validate
 
     description = parse_gdl(text)
     validate(description)
-    return description_layers(description, None, max_layers, atoms_of)
+    return game_layers(description, None, max_layers, atoms_of)
 
 
 def _layers_command(args: argparse.Namespace) -> int:

@@ -481,15 +481,16 @@ int32_t cg_term(int32_t t, int32_t *name, int32_t *args, int32_t cap) {
 
 /* Every table's atoms, as records of a kind and the relation's arguments (the call's bound
  * ones and an answer's free ones, in the relation's order; a fully bound call's record when
- * it held): n_out ids, written to out when they fit in cap (else -1). */
-int cg_dump(int32_t *out, int64_t cap, int64_t *n_out) {
+ * it held): n_out ids, written to out when they fit in cap (else -1). ``kinds``: NULL for
+ * every kind's tables, else a flag per kind (only those whose flag is set). */
+int cg_dump(const uint8_t *kinds, int32_t *out, int64_t cap, int64_t *n_out) {
     int64_t n = 0;
     for (int s = 0; s < 3; s++) {
         Space *sp = &spaces[s];
         for (int32_t t = 0; t < sp->n; t++) {
             Table *tb = &sp->tb[t];
             int32_t k = tb->kind, nb = K_NB[k], nf = K_NF[k];
-            if (tb->status != S_COMPLETE) continue;
+            if (tb->status != S_COMPLETE || (kinds && !kinds[k])) continue;
             const T *key = sp->keys + tb->key;
             for (int32_t i = 0; i < tb->n_ans; i++) {
                 if (n + 1 + nb + nf <= cap) {

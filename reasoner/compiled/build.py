@@ -19,7 +19,7 @@ from pathlib import Path
 from reasoner.errors import ResourceLimitError, seconds_text
 
 __all__ = ["COMPILE_MEMORY_MIB", "COMPILE_SECONDS", "CompilerMissing", "cache_folder",
-           "compiler", "shared_object"]
+           "can_compile", "compiler", "shared_object"]
 
 COMPILE_SECONDS = 60.0
 COMPILE_MEMORY_MIB = 4096
@@ -47,6 +47,15 @@ def compiler() -> str:
             if found:
                 return found
     raise CompilerMissing("no C compiler (cc or gcc) is installed")
+
+
+def can_compile() -> bool:
+    """Whether there is a C compiler to run."""
+    try:
+        compiler()
+    except CompilerMissing:
+        return False
+    return True
 
 
 def cache_folder() -> Path:

@@ -61,7 +61,7 @@ def open_library(path: Path) -> tuple[ctypes.CDLL, threading.Lock]:
                                 ctypes.POINTER(ctypes.c_int8), _I32P, _I32P]
     lib.cg_root.argtypes = [d, _U64P, i32]
     lib.cg_term.argtypes = [i32, _I32P, _I32P, i32]
-    lib.cg_dump.argtypes = [_I32P, i64, ctypes.POINTER(ctypes.c_int64)]
+    lib.cg_dump.argtypes = [ctypes.c_void_p, _I32P, i64, ctypes.POINTER(ctypes.c_int64)]
     lib.cg_terms.restype = i64
     lib.cg_bytes.restype = i64
     lib.cg_growth.argtypes = [i32, ctypes.c_int]

@@ -56,7 +56,7 @@ from reasoner.gdl.syntax import (
     relation_names,
 )
 
-__all__ = ["DemandedAtoms", "demanded_atoms", "relaxed_rules"]
+__all__ = ["DemandedAtoms", "Terms", "demanded_atoms", "on_large_stack", "relaxed_rules"]
 
 QUERIES: tuple[Signature, ...] = (("init", 1), ("next", 1), ("legal", 2), ("role", 1),
                                   ("goal", 2), ("terminal", 0))
@@ -157,12 +157,12 @@ def demanded_atoms(description: GameDescription, fluent_texts: Sequence[str],
     def evaluate() -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
         with lock:  # the terms are read back before another call may drop them
             records = _evaluate(lib, state, len(roots), seconds, memory_mib, check)
-            return _read(records, source.kind_patterns, _Terms(lib, source.names),
+            return _read(records, source.kind_patterns, Terms(lib, source.names),
                          relation_names(description.rules))
 
     # A relation that calls itself (a ray, cell after cell) nests its tables' evaluations:
     # deeper than a thread's usual stack holds, so the evaluation gets one of its own.
-    atoms, demanded = _on_large_stack(evaluate)
+    atoms, demanded = on_large_stack(evaluate)
     return DemandedAtoms(atoms, demanded, time.perf_counter() - start)
 
 
@@ -177,13 +177,13 @@ def _evaluate(lib: ctypes.CDLL, state: ctypes.Array[ctypes.c_uint64], roots: int
         check(lib.cg_root(seconds, state, root), "the relaxed atoms")
     empty = (ctypes.c_int32 * 1)()
     count = ctypes.c_int64()
-    lib.cg_dump(empty, 0, ctypes.byref(count))
+    lib.cg_dump(None, empty, 0, ctypes.byref(count))
     buffer = (ctypes.c_int32 * max(1, count.value))()
-    lib.cg_dump(buffer, len(buffer), ctypes.byref(count))
+    lib.cg_dump(None, buffer, len(buffer), ctypes.byref(count))
     return buffer[:count.value]
 
 
-class _Terms:
+class Terms:
     """Term ids of a loaded game as GDL texts (each read once)."""
 
     def __init__(self, lib: ctypes.CDLL, names: Sequence[str]) -> None:
@@ -208,7 +208,7 @@ class _Terms:
 
 
 def _read(records: Sequence[int], patterns: Sequence[tuple[Signature, tuple[bool, ...]]],
-          terms: _Terms, game_names: Collection[str]
+          terms: Terms, game_names: Collection[str]
           ) -> tuple[dict[Signature, tuple[str, ...]], tuple[str, ...]]:
     """The atoms per relation of ``cg_dump``'s records, and the relations ("name/arity")
     that are only called with bound arguments; relations not named in ``game_names`` (the
@@ -230,7 +230,7 @@ def _read(records: Sequence[int], patterns: Sequence[tuple[Signature, tuple[bool
             tuple(dict.fromkeys(demanded)))
 
 
-def _on_large_stack(work: Callable[[], _T]) -> _T:
+def on_large_stack(work: Callable[[], _T]) -> _T:
     """What ``work`` returns, run in a thread with a stack of :data:`_STACK_BYTES` (what it
     raised, raised here)."""
     done: list[_T] = []

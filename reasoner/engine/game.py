@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reasoner.arguments import ArgumentError
 from reasoner.asp.percepts import PerceptOracle, Percepts, PerceptSource
-from reasoner.asp.relaxed_layers import RelaxedLayers, description_layers
+from reasoner.asp.relaxed_layers import RelaxedLayers
 from reasoner.asp.superset import PortableSuperset, Superset, compute_superset
 from reasoner.asp.translate import Translation, translate
 from reasoner.core.backend_reason import BackendReason
@@ -29,6 +29,7 @@ from reasoner.engine.backend import (
     network_machine,
 )
 from reasoner.engine.information_set import Turn, sample_information_set
+from reasoner.engine.layers import game_layers
 from reasoner.engine.limits import BoundedWork, Limits
 from reasoner.errors import (
     GdlSyntaxError,
@@ -485,7 +486,8 @@ class Game:
         every relation kept, so that the layers show when a goal value first becomes
         reachable; ``atoms_of``: only these relations' atoms (empty: none; see
         :mod:`reasoner.asp.relaxed_layers`)."""
-        return description_layers(self.description, state.fluents, max_layers, atoms_of)
+        return game_layers(self.description, state.fluents, max_layers, atoms_of,
+                           self.fluents)
 
     def info(self, state: State) -> StateInfo:
         """Legal move ids per role, terminal, goal values per role, in one call."""

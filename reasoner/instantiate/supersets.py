@@ -79,7 +79,7 @@ def description_supersets(description: GameDescription, *,
     if method != "demanded":
         # Without a C compiler there is nothing past the budget: in full, however long.
         budget = GroundingBudget(FULL_RULES, FULL_SECONDS) \
-            if method == "auto" and _can_compile() else None
+            if method == "auto" and build.can_compile() else None
         # No unfolding: every auxiliary relation of the source keeps its atoms.
         found = compute_atom_superset(
             translate(description, unfold_calls=False, relaxed_everything=True), budget)
@@ -108,10 +108,3 @@ def description_supersets(description: GameDescription, *,
                         moves=tuple(sorted(moves)), seconds=time.perf_counter() - start,
                         demanded=demanded.demanded)
 
-
-def _can_compile() -> bool:
-    try:
-        build.compiler()
-    except build.CompilerMissing:
-        return False
-    return True

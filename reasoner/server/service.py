@@ -20,7 +20,6 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 
 from reasoner.asp.growth import Program
-from reasoner.asp.relaxed_layers import description_layers as layers
 from reasoner.asp.superset import AtomSuperset
 from reasoner.asp.translate import translate
 from reasoner.core.playout_summary import PlayoutSummary
@@ -29,6 +28,7 @@ from reasoner.core.walk import Simulation
 from reasoner.engine.backend import BACKENDS
 from reasoner.engine.game import Game
 from reasoner.engine.information_set import Turn, sample_information_set
+from reasoner.engine.layers import game_layers
 from reasoner.errors import InvalidStateError, ResourceLimitError
 from reasoner.gdl.parser import parse_gdl
 from reasoner.gdl.syntax import GameDescription
@@ -723,9 +723,9 @@ class ReasonerService(pb_grpc.ReasonerServicer):
         game = self._registry.get(request.game_id).game
         state = _request_state(game, request)
         atoms_of = [] if request.without_atoms else (list(request.atoms_of) or None)
-        found = self._explained(context, "RelaxedLayers", layers,
+        found = self._explained(context, "RelaxedLayers", game_layers,
                                 (game.description, state.fluents, request.max_layers or 100,
-                                 atoms_of), game.description, "relaxed")
+                                 atoms_of, game.fluents), game.description, "relaxed")
         # Each layer lists all that holds in it: count before building (chess: 201 layers
         # of over a million atoms each).
         estimate = sum((found.count - first) * (len(text) + 3)
