@@ -39,7 +39,7 @@ from reasoner.compiled.build import shared_object
 from reasoner.compiled.codegen import game_source
 from reasoner.compiled.machine import COMPILED_MEMORY_MIB, error_of, open_library, table_growth
 from reasoner.compiled.relations import STATIC, RelationGraph, Signature, by_relation
-from reasoner.compiled.relaxed import Terms, on_large_stack
+from reasoner.compiled.relaxed import Terms, dump, on_large_stack
 from reasoner.gdl.normal_form import flat_rules
 from reasoner.gdl.parser import parse_term
 from reasoner.gdl.syntax import (
@@ -52,13 +52,12 @@ from reasoner.gdl.syntax import (
     relation_names,
 )
 
-__all__ = ["LAYER_QUERIES", "CompiledLayers", "compiled_layers"]
+__all__ = ["CompiledLayers", "compiled_layers"]
 
 _REACHED = "reached"  # "true reached": a space, no name of the game
 
 # What every layer asks: the fluents of the next layer, the moves, and what a heuristic reads.
-LAYER_QUERIES: tuple[Signature, ...] = (("next", 1), ("legal", 2), ("goal", 2),
-                                        ("terminal", 0))
+_QUERIES: tuple[Signature, ...] = (("next", 1), ("legal", 2), ("goal", 2), ("terminal", 0))
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ def compiled_layers(description: GameDescription, fluent_texts: Sequence[str],
              for rule in description for flat in flat_rules(rule)]
     graph = RelationGraph.of(by_relation(rules))
     wanted = None if atoms_of is None else set(atoms_of)
-    queries = [sig for sig in LAYER_QUERIES if sig in graph.reads]
+    queries = [sig for sig in _QUERIES if sig in graph.reads]
     relaxed = _Relaxed(
         GameDescription(tuple(rules)), description.roles,
         # Every relation whose atoms are asked is asked in full, so that each atom's first
@@ -105,8 +104,7 @@ def compiled_layers(description: GameDescription, fluent_texts: Sequence[str],
         {sig for sig, level in graph.classes.items() if level == STATIC},
         relation_names(rules), wanted, deadline, seconds, memory_mib)
     fluents = list(dict.fromkeys([*fluent_texts, *(state or ())]))
-    progress = _Progress(None if state is None else list(dict.fromkeys(state)),
-                         wanted is None or bool(wanted))
+    progress = _Progress(state)
     reached = False
     while True:
         counting = _Counting(relaxed, fluents)
@@ -196,17 +194,15 @@ class _Progress:
     being counted and the fluents that arrive in it (None before the initial state)."""
 
     arriving: list[str] | None
-    want_atoms: bool
     layer: int = 0
     fluents: dict[str, int] = field(default_factory=dict)
     moves: dict[tuple[str, str], int] = field(default_factory=dict)
     atoms: dict[str, int] = field(default_factory=dict)
 
-    def found(self, fixpoint: bool) -> CompiledLayers:
-        """The layers, the one being counted the last."""
-        return CompiledLayers(self.fluents, self.moves,
-                              self.atoms if self.want_atoms else None, self.layer + 1,
-                              fixpoint)
+    def found(self, fixpoint: bool, atoms_kept: bool) -> CompiledLayers:
+        """The layers, the one being counted the last (their atoms if ``atoms_kept``)."""
+        return CompiledLayers(self.fluents, self.moves, self.atoms if atoms_kept else None,
+                              self.layer + 1, fixpoint)
 
 
 class _Counting:
@@ -239,6 +235,7 @@ class _Counting:
 
     def _layers(self, progress: _Progress, max_layers: int) -> CompiledLayers | None:
         lib, patterns, wanted = self.lib, self.source.kind_patterns, self.relaxed.wanted
+        keep_atoms = wanted is None or bool(wanted)
         terms = Terms(lib, self.source.names)
         bits = (ctypes.c_uint64 * lib.cg_words())()
         initial = (ctypes.c_uint64 * len(bits))()
@@ -273,13 +270,13 @@ class _Counting:
                     continue
                 if name == "legal" and arity == 2:
                     moves.setdefault((terms.text(record[1]), terms.text(record[2])), first)
-                if progress.want_atoms and (wanted is None or name in wanted):
+                if keep_atoms and (wanted is None or name in wanted):
                     atoms.setdefault(name if not arity else "(" + " ".join(
                         [name, *map(terms.text, record[1:])]) + ")", first)
             if not arriving:
-                return progress.found(True)
+                return progress.found(True, keep_atoms)
             if layer + 1 >= max_layers:
-                return progress.found(False)
+                return progress.found(False, keep_atoms)
             progress.layer, progress.arriving = layer + 1, list(arriving)
             if any(text not in self.index for text in arriving):
                 return None
@@ -298,12 +295,7 @@ def _records(lib: ctypes.CDLL, kinds: ctypes.Array[ctypes.c_uint8], arities: Seq
     """The atoms of the current state's tables of the flagged ``kinds`` (each kind's
     relation of ``arities[kind]`` arguments): per atom, its kind and the arguments (term
     ids)."""
-    count = ctypes.c_int64()
-    empty = (ctypes.c_int32 * 1)()
-    lib.cg_dump(kinds, empty, 0, ctypes.byref(count))
-    buffer = (ctypes.c_int32 * max(1, count.value))()
-    lib.cg_dump(kinds, buffer, len(buffer), ctypes.byref(count))
-    flat = buffer[:count.value]
+    flat = dump(lib, kinds)
     out: list[tuple[int, ...]] = []
     at = 0
     while at < len(flat):

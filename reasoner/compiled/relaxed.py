@@ -56,7 +56,8 @@ from reasoner.gdl.syntax import (
     relation_names,
 )
 
-__all__ = ["DemandedAtoms", "Terms", "demanded_atoms", "on_large_stack", "relaxed_rules"]
+__all__ = ["DemandedAtoms", "Terms", "demanded_atoms", "dump", "on_large_stack",
+           "relaxed_rules"]
 
 QUERIES: tuple[Signature, ...] = (("init", 1), ("next", 1), ("legal", 2), ("role", 1),
                                   ("goal", 2), ("terminal", 0))
@@ -175,11 +176,17 @@ def _evaluate(lib: ctypes.CDLL, state: ctypes.Array[ctypes.c_uint64], roots: int
     check(lib.cg_start(seconds, memory_mib * 2**20, init), "the initial state")
     for root in range(roots):
         check(lib.cg_root(seconds, state, root), "the relaxed atoms")
+    return dump(lib)
+
+
+def dump(lib: ctypes.CDLL, kinds: ctypes.Array[ctypes.c_uint8] | None = None) -> list[int]:
+    """The records of the tables ``cg_dump`` reads back: every kind's, or those flagged in
+    ``kinds`` (a flag per kind)."""
     empty = (ctypes.c_int32 * 1)()
     count = ctypes.c_int64()
-    lib.cg_dump(None, empty, 0, ctypes.byref(count))
+    lib.cg_dump(kinds, empty, 0, ctypes.byref(count))
     buffer = (ctypes.c_int32 * max(1, count.value))()
-    lib.cg_dump(None, buffer, len(buffer), ctypes.byref(count))
+    lib.cg_dump(kinds, buffer, len(buffer), ctypes.byref(count))
     return buffer[:count.value]
 
 

@@ -44,19 +44,16 @@ def game_layers(description: GameDescription, fluents: Iterable[str] | None,
     if the game is loaded (else it is computed where the compiled rules need it).
 
     Raises:
-        GroundingStopped: no C compiler, and the ground program ran past the caller's bounds.
         ResourceLimitError: the compiled layers ran past their bounds.
     """
     start = time.perf_counter()
     state = None if fluents is None else list(fluents)
-    compiler = build.can_compile()
     try:
         return relaxed_layers(layers_translation(description, atoms_of), state,
                               max_layers, atoms_of,
-                              last_rules=GROUND_RULES if compiler else None)
-    except GroundingStopped:
-        if not compiler:
-            raise
+                              last_rules=GROUND_RULES if build.can_compile() else None)
+    except GroundingStopped:  # past GROUND_RULES, which only a compiler sets
+        pass
     if fluent_table is None:
         fluent_table = [symbol_to_gdl(fluent)
                         for fluent in compute_superset(translate(description)).fluents]
@@ -64,4 +61,3 @@ def game_layers(description: GameDescription, fluents: Iterable[str] | None,
                             seconds=COMPILED_SECONDS)
     return RelaxedLayers(found.fluents, found.moves, found.atoms, found.count,
                          found.fixpoint, time.perf_counter() - start)
-
