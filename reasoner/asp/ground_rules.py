@@ -45,11 +45,11 @@ RuleRecord: TypeAlias = tuple[Sequence[int], Sequence[int]]
 
 class GroundingStopped(Exception):
     """Grounding was stopped by a bound: ``bound`` is "size" (more than ``max_rules``
-    ground rules) or "time" (past the deadline)."""
+    ground rules, or of what ``counted`` names) or "time" (past the deadline)."""
 
-    def __init__(self, bound: Bound, max_rules: float) -> None:
+    def __init__(self, bound: Bound, max_rules: float, counted: str = "rules") -> None:
         if bound == "size":
-            message = f"the ground program has more than {max_rules:,.0f} rules"
+            message = f"the ground program has more than {max_rules:,.0f} {counted}"
         else:
             message = "grounding ran past its deadline"
         super().__init__(message)
@@ -69,13 +69,14 @@ class RuleRecords:
     about 300 bytes a rule (amazons' narrow program: 1.9 million rules, 37 MB against
     580 MB). Read back rule by rule, as ``(head, body)`` tuples."""
 
-    __slots__ = ("_count", "_data", "bodied_heads")
+    __slots__ = ("_count", "_data", "_heads", "bodied_heads")
 
     def __init__(self) -> None:
         self._data = array("i")
         self._count = 0
-        # The head atoms of the rules that have a body: the rules a GDL text of the
-        # program writes, one per head atom.
+        # The head atoms of the rules that have a body (the rules a GDL text of the
+        # program writes, one per head atom), and how many.
+        self._heads = array("i")
         self.bodied_heads = 0
 
     def append(self, head: Sequence[int], body: Sequence[int]) -> None:
@@ -87,6 +88,12 @@ class RuleRecords:
         self._count += 1
         if body:
             self.bodied_heads += len(head)
+            self._heads.extend(head)
+
+    @property
+    def bodied_head_atoms(self) -> array[int]:
+        """The head atoms of the rules with a body, one entry per rule and head atom."""
+        return self._heads
 
     def __len__(self) -> int:
         return self._count
@@ -126,8 +133,8 @@ class _Bounded(clingo.Observer):
                     body: Sequence[tuple[int, int]]) -> None:
         self.unsupported = "weight rules"
 
-    def _stop(self, bound: Bound) -> None:
-        self.stopped = GroundingStopped(bound, self._max_rules)
+    def _stop(self, bound: Bound, stopped: GroundingStopped | None = None) -> None:
+        self.stopped = stopped or GroundingStopped(bound, self._max_rules)
         raise _Stop
 
 
@@ -149,7 +156,7 @@ class _Observer(_Bounded):
         count = len(rules)
         self._check(rules.bodied_heads if self._bodied else count, count)
         if count > self._max_records:
-            self._stop("size")
+            self._stop("size", GroundingStopped("size", self._max_records, "rules and facts"))
 
 
 class _NamingObserver(_Observer):

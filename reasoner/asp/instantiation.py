@@ -13,10 +13,14 @@ static relations are evaluated into the rules that read them and left out of the
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+
+import numpy as np
 
 from reasoner.asp.encoding import relation_name
 from reasoner.asp.ground_rules import RuleRecords, Symbol, ground_rules
@@ -26,8 +30,14 @@ from reasoner.asp.translate import Translation
 from reasoner.gdl.demand import MAGIC_SUFFIX, adorned_relation, is_adorned
 from reasoner.gdl.syntax import GDL_KEYWORDS
 
-__all__ = ["GroundProgram", "GroundRule", "ground_program"]
+__all__ = ["AUXILIARY_RELATION", "GroundProgram", "GroundRule", "RelationSize", "ground_program",
+           "relation_sizes", "text_signature"]
 
+# The atoms the grounder made up are each a relation of their own (gdl-reasoner-aux-17):
+# the sizes count them together under this name.
+AUXILIARY_RELATION = "gdl-reasoner-aux-*"
+_AUXILIARY_PREFIX = "gdl-reasoner-aux-"
+_INNERMOST = re.compile(r"\([^()]*\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +52,53 @@ class GroundRule:
         if not self.body:
             return self.head
         return "(<= " + " ".join((self.head, *self.body)) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class RelationSize:
+    """How large one relation of the instantiated game grew: its ground rules with a body
+    (one per head atom) and its facts."""
+
+    name: str
+    arity: int
+    rules: int
+    facts: int
+
+    def __str__(self) -> str:
+        return f"{self.name}/{self.arity}: {self.rules:,} rules, {self.facts:,} facts"
+
+
+def text_signature(text: str) -> tuple[str, int]:
+    """The relation of a ground atom written as GDL text: ``(cell 1 (move a b))`` is
+    ``("cell", 2)``, ``terminal`` is ``("terminal", 0)``."""
+    if not text.startswith("("):
+        return text, 0
+    inner = text[1:-1]
+    while "(" in inner:  # each argument that is a function becomes one word
+        inner = _INNERMOST.sub("t", inner)
+    name, _, arguments = inner.partition(" ")
+    return name, arguments.count(" ") + 1 if arguments else 0
+
+
+def relation_sizes(bodied: Iterable[tuple[str, int]],
+                   facts: Iterable[str]) -> tuple[RelationSize, ...]:
+    """Per relation, its rules and facts, the largest first: ``bodied`` gives head atoms
+    (texts) with their number of rules, ``facts`` the facts' texts. The grounder's own
+    atoms count as one relation, :data:`AUXILIARY_RELATION`."""
+    rules: Counter[tuple[str, int]] = Counter()
+    for head, count in bodied:
+        rules[_relation_of(head)] += count
+    held: Counter[tuple[str, int]] = Counter(_relation_of(fact) for fact in facts)
+    sizes = [RelationSize(name, arity, rules[name, arity], held[name, arity])
+             for name, arity in rules.keys() | held.keys()]
+    return tuple(sorted(sizes, key=lambda size: (-size.rules - size.facts, size.name,
+                                                 size.arity)))
+
+
+def _relation_of(text: str) -> tuple[str, int]:
+    if text.startswith(_AUXILIARY_PREFIX):
+        return AUXILIARY_RELATION, 0
+    return text_signature(text)
 
 
 class _LiteralTexts(dict[int, str]):
@@ -127,6 +184,21 @@ class GroundProgram(Collection[GroundRule]):
     def rules(self) -> tuple[GroundRule, ...]:
         """Every rule, facts first."""
         return tuple(self)
+
+    def relation_sizes(self) -> tuple[RelationSize, ...]:
+        """Per relation, its rules and facts, the largest first (see
+        :func:`relation_sizes`); the rules are counted per head atom, not made."""
+        heads = np.frombuffer(self._records.bodied_head_atoms, dtype=np.int32)
+        atoms, counts = np.unique(heads, return_counts=True)
+        texts, extras = self._texts, self._extras
+
+        def bodied() -> Iterator[tuple[str, int]]:
+            for atom, count in zip(atoms.tolist(), counts.tolist(), strict=True):
+                yield texts[atom], count
+                for extra in extras.get(atom, ()):  # merged atoms: a copy of each rule
+                    yield extra, count
+
+        return relation_sizes(bodied(), self.facts)
 
 
 def ground_program(translation: Translation, superset: Superset,

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 # The default bound of the grounding-only commands (a game's start clock is often shorter:
 # their output is for planners and solvers, made once).
 GROUNDING_SECONDS = 120.0
+# `ground --stats` lists this many of the relations that grew most.
+LARGEST_RELATIONS = 10
 
 __all__ = ["register"]
 
@@ -297,6 +299,15 @@ def _ground(args: argparse.Namespace) -> int:
               f"{s.facts} facts{static}{extra} ({s.program} program); "
               f"{s.seconds * 1e3:.1f} ms, peak memory {s.peak_memory_mb:.0f} MiB",
               file=sys.stderr)
+        if len(s.tries) > 1:
+            print("programs tried: " + "; ".join(map(str, s.tries)), file=sys.stderr)
+        shown = s.relations[:LARGEST_RELATIONS]
+        if shown:
+            more = len(s.relations) - len(shown)
+            print("largest relations" + (f" ({more:,} more)" if more else "") + ":",
+                  file=sys.stderr)
+            for size in shown:
+                print(f"  {size}", file=sys.stderr)
     return EXIT_OK
 
 

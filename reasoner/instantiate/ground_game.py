@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reasoner.asp.ground_rules import GroundingStopped
-from reasoner.asp.instantiation import GroundProgram, GroundRule, ground_program
+from reasoner.asp.instantiation import (
+    GroundProgram,
+    GroundRule,
+    RelationSize,
+    ground_program,
+    relation_sizes,
+)
 from reasoner.asp.superset import Superset, compute_superset
 from reasoner.asp.symbols import symbol_to_gdl
 from reasoner.asp.translate import Translation, translate
@@ -24,7 +30,7 @@ from reasoner.instantiate.gddl import GddlGame, to_gddl
 from reasoner.instantiate.inlining import inline_auxiliaries
 
 __all__ = ["DEMAND_RULES", "NARROW_RULES", "WHOLE_RECORDS", "WHOLE_RULES", "InstantiatedGame",
-           "InstantiationStatistics", "description_gddl", "instantiate",
+           "InstantiationStatistics", "ProgramTry", "description_gddl", "instantiate",
            "instantiate_description", "temporary_beside", "write_atomically"]
 
 # The whole program is instantiated first. Where its ground program grows past this many
@@ -51,6 +57,21 @@ NARROW_RULES = 12_000_000
 
 
 @dataclass(frozen=True)
+class ProgramTry:
+    """One program ground for the instantiation: which ("whole", "demand", "demand 2",
+    "narrow", "whole, unbounded"), its seconds, and why it was given up (empty for the
+    one kept)."""
+
+    program: str
+    seconds: float
+    stopped: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.program} {self.seconds:.1f} s" + (
+            f" (given up: {self.stopped})" if self.stopped else "")
+
+
+@dataclass(frozen=True)
 class InstantiationStatistics:
     """Sizes and costs of one instantiation."""
 
@@ -67,6 +88,11 @@ class InstantiationStatistics:
     program: str = "whole"
     # Facts of the game's own static relations left out (no rule reads them).
     static_facts: int = 0
+    # Per relation of the instantiated game, its rules and facts, the largest first.
+    relations: tuple[RelationSize, ...] = ()
+    # The programs ground on the way to this one, in order, this one last (a game without
+    # variables is ground once, without a try).
+    tries: tuple[ProgramTry, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -168,8 +194,8 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
     phase("superset")
     superset = compute_superset(translation)
     phase("grounding")
-    program, kind = _ground(translation, superset, description.roles, narrow, keep_static,
-                            phase)
+    program, kind, tries = _ground(translation, superset, description.roles, narrow,
+                                   keep_static, phase)
     if inline_aux:
         phase("inlining")
     rules: Collection[GroundRule] = program
@@ -177,13 +203,18 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
     if inline_aux:
         rules = inline_auxiliaries(program.rules)
         counts = sum(1 for r in rules if r.body), sum(1 for r in rules if not r.body)
+        sizes = relation_sizes(((r.head, 1) for r in rules if r.body),
+                               (r.head for r in rules if not r.body))
+    else:
+        sizes = program.relation_sizes()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return InstantiatedGame(
         rules, InstantiationStatistics(
             fluents=len(superset.fluents), moves=len(superset.moves),
             rules=counts[0], facts=counts[1],
             seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1),
-            program=kind, static_facts=program.static_facts),
+            program=kind, static_facts=program.static_facts, relations=sizes,
+            tries=tries),
         roles=description.roles,
         fluents=tuple(symbol_to_gdl(f) for f in superset.fluents),
         moves=tuple((symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in superset.moves))
@@ -208,34 +239,51 @@ def _percepts_of_roles(description: GameDescription) -> GameDescription:
 
 
 def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
-            narrow: bool, keep_static: bool, phase: Phase) -> tuple[GroundProgram, str]:
+            narrow: bool, keep_static: bool, phase: Phase
+            ) -> tuple[GroundProgram, str, tuple[ProgramTry, ...]]:
     """The game program ground whole, by demand or narrow (see :data:`WHOLE_RULES`,
-    :data:`DEMAND_RULES`), and which."""
+    :data:`DEMAND_RULES`), which, and every program tried on the way."""
+    tries: list[ProgramTry] = []
+
+    def attempt(name: str, source: Translation, **bounds: Any) -> GroundProgram | None:
+        start = time.perf_counter()
+        try:
+            found = ground_program(source, superset, roles, keep_static=keep_static, **bounds)
+        except GroundingStopped as stopped:
+            tries.append(ProgramTry(name, round(time.perf_counter() - start, 4), str(stopped)))
+            return None
+        tries.append(ProgramTry(name, round(time.perf_counter() - start, 4)))
+        return found
+
+    def done(found: GroundProgram, kind: str) -> tuple[GroundProgram, str,
+                                                       tuple[ProgramTry, ...]]:
+        return found, kind, tuple(tries)
+
     if translation.ground:  # nothing to demand, split or narrow
-        return ground_program(translation, superset, roles, keep_static=keep_static), "whole"
+        return done(ground_program(translation, superset, roles, keep_static=keep_static),
+                    "whole")
     split = translation.split
     if not narrow:
-        try:
-            return ground_program(translation, superset, roles, max_rules=WHOLE_RULES,
-                                  max_records=WHOLE_RECORDS, keep_static=keep_static), "whole"
-        except GroundingStopped:
-            pass
-        for demand in range(len(translation.demand_game_programs)):
+        found = attempt("whole", translation, max_rules=WHOLE_RULES,
+                        max_records=WHOLE_RECORDS)
+        if found is not None:
+            return done(found, "whole")
+        demands = translation.demand_game_programs
+        for demand in range(len(demands)):
             phase("grounding by demand")
-            try:
-                return ground_program(translation, superset, roles, max_rules=DEMAND_RULES,
-                                      keep_static=keep_static, demand=demand), "demand"
-            except GroundingStopped:
-                pass
+            found = attempt("demand" if len(demands) == 1 else f"demand {demand + 1}",
+                            translation, max_rules=DEMAND_RULES, demand=demand)
+            if found is not None:
+                return done(found, "demand")
     if split is not None:
         phase("grounding the narrow program")
-        try:
-            return ground_program(split, superset, roles, keep_static=keep_static,
-                                  max_rules=None if narrow else NARROW_RULES), "narrow"
-        except GroundingStopped:
-            pass
+        found = attempt("narrow", split, max_rules=None if narrow else NARROW_RULES)
+        if found is not None:
+            return done(found, "narrow")
     phase("grounding the whole program")
-    return ground_program(translation, superset, roles, keep_static=keep_static), "whole"
+    found = attempt("whole, unbounded", translation)
+    assert found is not None  # no bound to stop it
+    return done(found, "whole")
 
 
 def description_gddl(description: GameDescription, name: str, *, phase: Phase = _silent,

@@ -763,7 +763,12 @@ class ReasonerService(pb_grpc.ReasonerServicer):
             gdl=gdl, statistics=pb.InstantiationStatistics(
                 fluents=s.fluents, moves=s.moves, rules=s.rules, facts=s.facts,
                 elapsed_ms=s.seconds * 1e3, peak_memory_mb=s.peak_memory_mb,
-                program=s.program, static_facts=s.static_facts))
+                program=s.program, static_facts=s.static_facts,
+                relations=[pb.RelationSize(name=size.name, arity=size.arity,
+                                           rules=size.rules, facts=size.facts)
+                           for size in s.relations],
+                tries=[pb.ProgramTry(program=t.program, elapsed_ms=t.seconds * 1e3,
+                                     stopped=t.stopped) for t in s.tries]))
         if gddl is not None:
             response.gddl.CopyFrom(pb.GddlFiles(
                 domain=gddl.domain, problem=gddl.problem, partition=gddl.partition,

@@ -649,7 +649,7 @@ class GddlFiles(_message.Message):
     def __init__(self, domain: _Optional[str] = ..., problem: _Optional[str] = ..., partition: _Optional[str] = ..., multi_actions: _Optional[int] = ..., names: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class InstantiationStatistics(_message.Message):
-    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb", "program", "static_facts")
+    __slots__ = ("fluents", "moves", "rules", "facts", "elapsed_ms", "peak_memory_mb", "program", "static_facts", "relations", "tries")
     FLUENTS_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
@@ -658,6 +658,8 @@ class InstantiationStatistics(_message.Message):
     PEAK_MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
     PROGRAM_FIELD_NUMBER: _ClassVar[int]
     STATIC_FACTS_FIELD_NUMBER: _ClassVar[int]
+    RELATIONS_FIELD_NUMBER: _ClassVar[int]
+    TRIES_FIELD_NUMBER: _ClassVar[int]
     fluents: int
     moves: int
     rules: int
@@ -666,7 +668,31 @@ class InstantiationStatistics(_message.Message):
     peak_memory_mb: float
     program: str
     static_facts: int
-    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ..., program: _Optional[str] = ..., static_facts: _Optional[int] = ...) -> None: ...
+    relations: _containers.RepeatedCompositeFieldContainer[RelationSize]
+    tries: _containers.RepeatedCompositeFieldContainer[ProgramTry]
+    def __init__(self, fluents: _Optional[int] = ..., moves: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., peak_memory_mb: _Optional[float] = ..., program: _Optional[str] = ..., static_facts: _Optional[int] = ..., relations: _Optional[_Iterable[_Union[RelationSize, _Mapping]]] = ..., tries: _Optional[_Iterable[_Union[ProgramTry, _Mapping]]] = ...) -> None: ...
+
+class ProgramTry(_message.Message):
+    __slots__ = ("program", "elapsed_ms", "stopped")
+    PROGRAM_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    STOPPED_FIELD_NUMBER: _ClassVar[int]
+    program: str
+    elapsed_ms: float
+    stopped: str
+    def __init__(self, program: _Optional[str] = ..., elapsed_ms: _Optional[float] = ..., stopped: _Optional[str] = ...) -> None: ...
+
+class RelationSize(_message.Message):
+    __slots__ = ("name", "arity", "rules", "facts")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ARITY_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    arity: int
+    rules: int
+    facts: int
+    def __init__(self, name: _Optional[str] = ..., arity: _Optional[int] = ..., rules: _Optional[int] = ..., facts: _Optional[int] = ...) -> None: ...
 
 class EvaluateRequest(_message.Message):
     __slots__ = ("game_id", "role", "heuristic", "parameters", "states", "plan", "previous")
