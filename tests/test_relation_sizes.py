@@ -166,3 +166,13 @@ def test_a_whole_program_of_too_many_records_says_so(monkeypatch: pytest.MonkeyP
     assert tries[0] == ground_game.ProgramTry(
         "whole", tries[0].seconds, "the ground program has more than 10 rules and facts")
     assert tries[-1].program == "demand" or tries[-1].program.startswith("demand ")
+
+
+def test_an_instantiated_game_instantiated_again_is_one_whole_try() -> None:
+    """A game without variables (an instantiated one) is ground once, whole, and that is
+    its one try; its relations are those of the game it was made from."""
+    first = instantiate(_game("tictactoe.kif"))
+    again = instantiate(first.gdl())
+    assert [(t.program, t.stopped) for t in again.statistics.tries] == [("whole", "")]
+    assert {(s.name, s.arity) for s in again.statistics.relations} == {
+        (s.name, s.arity) for s in first.statistics.relations}

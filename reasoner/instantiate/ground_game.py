@@ -90,8 +90,7 @@ class InstantiationStatistics:
     static_facts: int = 0
     # Per relation of the instantiated game, its rules and facts, the largest first.
     relations: tuple[RelationSize, ...] = ()
-    # The programs ground on the way to this one, in order, this one last (a game without
-    # variables is ground once, without a try).
+    # The programs ground on the way to this one, in order, this one last.
     tries: tuple[ProgramTry, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
@@ -260,8 +259,9 @@ def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
         return found, kind, tuple(tries)
 
     if translation.ground:  # nothing to demand, split or narrow
-        return done(ground_program(translation, superset, roles, keep_static=keep_static),
-                    "whole")
+        found = attempt("whole", translation)
+        assert found is not None  # no bound to stop it
+        return done(found, "whole")
     split = translation.split
     if not narrow:
         found = attempt("whole", translation, max_rules=WHOLE_RULES,
