@@ -132,3 +132,48 @@ def test_the_example_over_tls_to_an_ip_address_prints_no_warning(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["simulatedPlayouts"] == 18
     assert done.stderr == ""
+
+
+# A Node.js client of its own, in the example's folder (its packages, its loader options):
+# it loads a game, asks for the instantiated game and prints the statistics it read.
+INSTANTIATE_SCRIPT = """
+const path = require("path");
+const fs = require("fs");
+const grpc = require("@grpc/grpc-js");
+const protoLoader = require("@grpc/proto-loader");
+const root = path.join(__dirname, "..", "..", "proto");
+const definition = protoLoader.loadSync(path.join(root, "reasoner", "v1", "reasoner.proto"),
+  { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true,
+    includeDirs: [root] });
+const reasoner = grpc.loadPackageDefinition(definition).reasoner.v1;
+const client = new reasoner.Reasoner(process.argv[1], grpc.credentials.createInsecure());
+client.LoadGame({ gdl: fs.readFileSync(process.argv[2], "utf8") }, (error, loaded) => {
+  if (error) throw error;
+  client.Instantiate({ gameId: loaded.game.gameId }, (failed, answer) => {
+    if (failed) throw failed;
+    const s = answer.statistics;
+    console.log(JSON.stringify({ rules: s.rules, relations: s.relations,
+                                 tries: s.tries.map((t) => [t.program, t.stopped]) }));
+    client.close();
+  });
+});
+"""
+
+
+def test_a_node_client_reads_the_instantiated_game_s_relation_sizes(srv: Server) -> None:
+    """A Node.js client of @grpc/grpc-js and @grpc/proto-loader reads the ``Instantiate``
+    statistics' relation sizes and tries: the same relations, rules and facts as the
+    library counts, and the one whole try of a game that fits."""
+    from reasoner.instantiate.ground_game import instantiate
+
+    game = ROOT / "games" / "breakthrough.kif"
+    done = subprocess.run(["node", "-e", INSTANTIATE_SCRIPT, srv.target, str(game)],
+                          cwd=NODE, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    read = json.loads(done.stdout)
+    expected = instantiate(game.read_text()).statistics
+    assert read["rules"] == expected.rules
+    assert read["relations"] == [
+        {"name": s.name, "arity": s.arity, "rules": s.rules, "facts": s.facts}
+        for s in expected.relations]
+    assert read["tries"] == [["whole", ""]]
