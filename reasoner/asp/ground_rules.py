@@ -133,8 +133,10 @@ class _Bounded(clingo.Observer):
                     body: Sequence[tuple[int, int]]) -> None:
         self.unsupported = "weight rules"
 
-    def _stop(self, bound: Bound, stopped: GroundingStopped | None = None) -> None:
-        self.stopped = stopped or GroundingStopped(bound, self._max_rules)
+    def _stop(self, bound: Bound, limit: float | None = None, counted: str = "rules") -> None:
+        """Stop, past ``limit`` of what ``counted`` names (the rule bound unless given)."""
+        self.stopped = GroundingStopped(bound, self._max_rules if limit is None else limit,
+                                        counted)
         raise _Stop
 
 
@@ -156,7 +158,7 @@ class _Observer(_Bounded):
         count = len(rules)
         self._check(rules.bodied_heads if self._bodied else count, count)
         if count > self._max_records:
-            self._stop("size", GroundingStopped("size", self._max_records, "rules and facts"))
+            self._stop("size", self._max_records, "rules and facts")
 
 
 class _NamingObserver(_Observer):

@@ -26,7 +26,7 @@ from reasoner.asp.encoding import relation_name
 from reasoner.asp.ground_rules import RuleRecords, Symbol, ground_rules
 from reasoner.asp.superset import Superset
 from reasoner.asp.symbols import plain_atom_to_gdl, symbol_to_gdl
-from reasoner.asp.translate import Translation
+from reasoner.asp.translate import Signature, Translation
 from reasoner.gdl.demand import MAGIC_SUFFIX, adorned_relation, is_adorned
 from reasoner.gdl.syntax import GDL_KEYWORDS
 
@@ -68,7 +68,7 @@ class RelationSize:
         return f"{self.name}/{self.arity}: {self.rules:,} rules, {self.facts:,} facts"
 
 
-def text_signature(text: str) -> tuple[str, int]:
+def text_signature(text: str) -> Signature:
     """The relation of a ground atom written as GDL text: ``(cell 1 (move a b))`` is
     ``("cell", 2)``, ``terminal`` is ``("terminal", 0)``."""
     if not text.startswith("("):
@@ -85,17 +85,17 @@ def relation_sizes(bodied: Iterable[tuple[str, int]],
     """Per relation, its rules and facts, the largest first: ``bodied`` gives head atoms
     (texts) with their number of rules, ``facts`` the facts' texts. The grounder's own
     atoms count as one relation, :data:`AUXILIARY_RELATION`."""
-    rules: Counter[tuple[str, int]] = Counter()
+    rules: Counter[Signature] = Counter()
     for head, count in bodied:
         rules[_relation_of(head)] += count
-    held: Counter[tuple[str, int]] = Counter(_relation_of(fact) for fact in facts)
+    held: Counter[Signature] = Counter(_relation_of(fact) for fact in facts)
     sizes = [RelationSize(name, arity, rules[name, arity], held[name, arity])
              for name, arity in rules.keys() | held.keys()]
     return tuple(sorted(sizes, key=lambda size: (-size.rules - size.facts, size.name,
                                                  size.arity)))
 
 
-def _relation_of(text: str) -> tuple[str, int]:
+def _relation_of(text: str) -> Signature:
     if text.startswith(_AUXILIARY_PREFIX):
         return AUXILIARY_RELATION, 0
     return text_signature(text)
@@ -109,7 +109,7 @@ class _LiteralTexts(dict[int, str]):
 
     def __missing__(self, literal: int) -> str:
         text = ("(not " + self[-literal] + ")" if literal < 0
-                else f"gdl-reasoner-aux-{literal}")
+                else f"{_AUXILIARY_PREFIX}{literal}")
         self[literal] = text
         return text
 

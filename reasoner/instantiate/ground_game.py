@@ -193,8 +193,9 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
     phase("superset")
     superset = compute_superset(translation)
     phase("grounding")
-    program, kind, tries = _ground(translation, superset, description.roles, narrow,
-                                   keep_static, phase)
+    tries: list[ProgramTry] = []
+    program, kind = _ground(translation, superset, description.roles, narrow, keep_static,
+                            phase, tries)
     if inline_aux:
         phase("inlining")
     rules: Collection[GroundRule] = program
@@ -213,7 +214,7 @@ def instantiate_description(description: GameDescription, *, inline_aux: bool = 
             rules=counts[0], facts=counts[1],
             seconds=round(time.perf_counter() - start, 4), peak_memory_mb=round(peak, 1),
             program=kind, static_facts=program.static_facts, relations=sizes,
-            tries=tries),
+            tries=tuple(tries)),
         roles=description.roles,
         fluents=tuple(symbol_to_gdl(f) for f in superset.fluents),
         moves=tuple((symbol_to_gdl(r), symbol_to_gdl(m)) for r, m in superset.moves))
@@ -238,52 +239,49 @@ def _percepts_of_roles(description: GameDescription) -> GameDescription:
 
 
 def _ground(translation: Translation, superset: Superset, roles: Sequence[str],
-            narrow: bool, keep_static: bool, phase: Phase
-            ) -> tuple[GroundProgram, str, tuple[ProgramTry, ...]]:
+            narrow: bool, keep_static: bool, phase: Phase,
+            tries: list[ProgramTry]) -> tuple[GroundProgram, str]:
     """The game program ground whole, by demand or narrow (see :data:`WHOLE_RULES`,
-    :data:`DEMAND_RULES`), which, and every program tried on the way."""
-    tries: list[ProgramTry] = []
+    :data:`DEMAND_RULES`), and which; each program ground on the way is added to
+    ``tries``."""
 
     def attempt(name: str, source: Translation, **bounds: Any) -> GroundProgram | None:
         start = time.perf_counter()
+        found, stopped = None, ""
         try:
             found = ground_program(source, superset, roles, keep_static=keep_static, **bounds)
-        except GroundingStopped as stopped:
-            tries.append(ProgramTry(name, round(time.perf_counter() - start, 4), str(stopped)))
-            return None
-        tries.append(ProgramTry(name, round(time.perf_counter() - start, 4)))
+        except GroundingStopped as error:
+            stopped = str(error)
+        tries.append(ProgramTry(name, round(time.perf_counter() - start, 4), stopped))
         return found
 
-    def done(found: GroundProgram, kind: str) -> tuple[GroundProgram, str,
-                                                       tuple[ProgramTry, ...]]:
-        return found, kind, tuple(tries)
+    def unbounded(name: str) -> GroundProgram:
+        found = attempt(name, translation)
+        assert found is not None  # no bound to stop it
+        return found
 
     if translation.ground:  # nothing to demand, split or narrow
-        found = attempt("whole", translation)
-        assert found is not None  # no bound to stop it
-        return done(found, "whole")
+        return unbounded("whole"), "whole"
     split = translation.split
     if not narrow:
         found = attempt("whole", translation, max_rules=WHOLE_RULES,
                         max_records=WHOLE_RECORDS)
         if found is not None:
-            return done(found, "whole")
+            return found, "whole"
         demands = translation.demand_game_programs
         for demand in range(len(demands)):
             phase("grounding by demand")
             found = attempt("demand" if len(demands) == 1 else f"demand {demand + 1}",
                             translation, max_rules=DEMAND_RULES, demand=demand)
             if found is not None:
-                return done(found, "demand")
+                return found, "demand"
     if split is not None:
         phase("grounding the narrow program")
         found = attempt("narrow", split, max_rules=None if narrow else NARROW_RULES)
         if found is not None:
-            return done(found, "narrow")
+            return found, "narrow"
     phase("grounding the whole program")
-    found = attempt("whole, unbounded", translation)
-    assert found is not None  # no bound to stop it
-    return done(found, "whole")
+    return unbounded("whole, unbounded"), "whole"
 
 
 def description_gddl(description: GameDescription, name: str, *, phase: Phase = _silent,
